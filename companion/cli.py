@@ -1,0 +1,51 @@
+"""The ``companion`` command line.
+
+Each part of the package registers its own subcommands, so this file only wires them together.
+A subcommand's handler returns the process exit code.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+# Modules that add subcommands: each has register(commands, bench_commands).
+COMMAND_MODULES = (
+    "companion.games.cli",
+)
+
+
+class UserError(Exception):
+    """A mistake the user can fix; printed without a traceback, exit code 2."""
+
+
+def build_parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(
+        prog="companion",
+        description="Raspberry Pi table companion for Back to the Future tabletop games.",
+    )
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    commands.required = True
+    bench = commands.add_parser("bench", help="benchmarks that print measured numbers")
+    bench_commands = bench.add_subparsers(dest="bench_command", metavar="WHAT")
+    bench_commands.required = True
+    for name in COMMAND_MODULES:
+        importlib.import_module(name).register(commands, bench_commands)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = build_parser()
+    args = parser.parse_args(argv)
+    try:
+        return int(args.handler(args) or 0)
+    except UserError as exc:
+        print(f"companion: {exc}", file=sys.stderr)
+        return 2
+    except KeyboardInterrupt:
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())
