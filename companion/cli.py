@@ -13,6 +13,7 @@ import sys
 # Modules that add subcommands: each has register(commands, bench_commands).
 COMMAND_MODULES = (
     "companion.games.cli",
+    "companion.sim",
 )
 
 
@@ -45,6 +46,9 @@ def main(argv: list[str] | None = None) -> int:
         return 2
     except KeyboardInterrupt:
         return 130
+    except BrokenPipeError:  # output piped into e.g. `head`, which stopped reading
+        sys.stderr.close()
+        return 0
 
 
 if __name__ == "__main__":

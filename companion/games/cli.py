@@ -1,0 +1,370 @@
+"""Commands for the rules engines: replay, cards, journal, bench engine."""
+
+from __future__ import annotations
+
+import json
+import random
+import statistics
+import sys
+import tempfile
+import time
+from pathlib import Path
+from typing import Any
+
+from companion.cli import UserError
+from companion.content import (
+    PackError,
+    demo_pack,
+    load_pack,
+    owner_pack,
+    owner_pack_path,
+    save_owner_pack,
+)
+from companion.games import TITLES, get_title
+from companion.games.api import RuleError
+from companion.journal import Journal, JournalError
+from companion.paths import state_dir
+
+
+def register(commands, bench_commands) -> None:
+    p = commands.add_parser(
+        "replay",
+        help="replay a JSON-lines script of actions and print the final state",
+        description="Replay SCRIPT (one JSON action per line, the first a setup line; see "
+        "docs/titles/<title>.md) and print the final state as JSON. A malformed or illegal line "
+        "stops the replay with exit code 2, naming the line and the rule; the state reached "
+        "before it is still printed.",
+    )
+    p.add_argument("--title", required=True, choices=TITLES)
+    p.add_argument("script", help="the .jsonl script ('-' for standard input)")
+    p.set_defaults(handler=cmd_replay)
+
+    c = commands.add_parser("cards", help="register the cards of your own box")
+    cc = c.add_subparsers(dest="cards_command", metavar="ACTION")
+    cc.required = True
+    lst = cc.add_parser("list", help="list registered cards (or the demo deck)")
+    lst.add_argument("--title", default="outatime", choices=TITLES)
+    lst.add_argument("--demo", action="store_true", help="list the built-in demo deck instead")
+    lst.set_defaults(handler=cmd_cards_list)
+    add = cc.add_parser(
+        "add",
+        help="register one card",
+        description="Register one Power card of your box. Steps are the die numbers in the order "
+        "they are completed: left to right, or bottom to top on a Temporal Displacement card.",
+    )
+    add.add_argument("--title", default="outatime", choices=TITLES)
+    add.add_argument("--id", required=True, help="a short name you can find the card by")
+    add.add_argument("--kind", required=True, help='"0.2", "0.3", "0.4" or "td"')
+    add.add_argument("--steps", required=True, help="die numbers, e.g. 3,4,2,5")
+    add.add_argument("--note", default="", help="anything to remember about the card")
+    add.set_defaults(handler=cmd_cards_add)
+    rm = cc.add_parser("remove", help="remove a registered card")
+    rm.add_argument("--title", default="outatime", choices=TITLES)
+    rm.add_argument("id")
+    rm.set_defaults(handler=cmd_cards_remove)
+
+    j = commands.add_parser("journal", help="games recorded in the journal")
+    jc = j.add_subparsers(dest="journal_command", metavar="ACTION")
+    jc.required = True
+    jl = jc.add_parser("list", help="list recorded games")
+    jl.add_argument("--journal", help="journal file (default: the state directory's)")
+    jl.set_defaults(handler=cmd_journal_list)
+    je = jc.add_parser("export", help="print one game as JSON (default: the latest)")
+    je.add_argument("--journal", help="journal file (default: the state directory's)")
+    je.add_argument("--game", type=int)
+    je.set_defaults(handler=cmd_journal_export)
+
+    b = bench_commands.add_parser(
+        "engine",
+        help="rules engine speed: actions/s, exact odds, journal replay",
+        description="Random playouts, exact stall odds and a 2,000-action journal replay. "
+        "The last line printed is one JSON object (with --json, the only line).",
+    )
+    b.add_argument("--title", default="outatime", choices=TITLES)
+    b.add_argument("--seconds", type=float, default=3.0, help="time for the playouts")
+    b.add_argument("--json", action="store_true", help="print only the JSON line")
+    b.set_defaults(handler=cmd_bench_engine)
+
+
+# --------------------------------------------------------------------------- replay
+
+
+def pack_for(title: str, name: str):
+    """A content pack by name: 'demo', 'owner' or a path to a TOML file."""
+    try:
+        if name == "demo":
+            return demo_pack(title)
+        if name == "owner":
+            pack = owner_pack(title)
+            if not pack.cards:
+                raise UserError(
+                    f"no cards registered for {title} yet ({owner_pack_path(title)}); "
+                    "add them with `companion cards add` or use the demo deck"
+                )
+            return pack
+        return load_pack(name, title)
+    except PackError as exc:
+        raise UserError(str(exc)) from exc
+
+
+def cmd_replay(args) -> int:
+    from companion.match import make_setup
+
+    engine = get_title(args.title)
+    try:
+        if args.script == "-":
+            lines = sys.stdin.read().splitlines()
+        else:
+            lines = Path(args.script).read_text(encoding="utf-8").splitlines()
+    except (OSError, UnicodeDecodeError) as exc:
+        raise UserError(f"{args.script}: cannot read the script ({exc})") from exc
+    state = None
+    done = 0
+    for number, line in enumerate(lines, start=1):
+        text = line.strip()
+        if not text or text.startswith("#"):
+            continue
+        where = f"{args.script}:{number}"
+        try:
+            action = json.loads(text)
+        except json.JSONDecodeError as exc:
+            return _replay_stop(engine, state, done, f"{where}: not valid JSON ({exc.msg})")
+        if not isinstance(action, dict):
+            return _replay_stop(engine, state, done, f"{where}: each line must be a JSON object")
+        if state is None:
+            if action.get("type") != "setup":
+                return _replay_stop(
+                    engine,
+                    None,
+                    0,
+                    f'{where}: the first line must be the setup, e.g. {{"type": "setup", '
+                    '"players": ["Ana", "Ben"], "pack": "demo"}',
+                )
+            try:
+                pack = pack_for(args.title, action.get("pack", "demo"))
+                setup = make_setup(
+                    args.title, action.get("players", []), action.get("options", {}), pack
+                )
+                state = engine.new_game(setup["players"], setup["options"], setup["cards"])
+            except (UserError, RuleError) as exc:
+                return _replay_stop(engine, None, 0, f"{where}: {exc}")
+            continue
+        try:
+            state, _ = engine.apply(state, action)
+        except RuleError as exc:
+            return _replay_stop(engine, state, done, f"{where}: {exc}")
+        done += 1
+    if state is None:
+        return _replay_stop(engine, None, 0, f"{args.script}: no setup line and no actions")
+    print(json.dumps(_final(engine, state, done), indent=2))
+    return 0
+
+
+def _final(engine, state, done: int) -> dict[str, Any]:
+    out = engine.view(state)
+    out["actions"] = done
+    return out
+
+
+def _replay_stop(engine, state, done: int, message: str) -> int:
+    if state is not None:
+        print(json.dumps(_final(engine, state, done), indent=2))
+    print(f"companion replay: {message}", file=sys.stderr)
+    return 2
+
+
+# --------------------------------------------------------------------------- cards
+
+
+def cmd_cards_list(args) -> int:
+    pack = demo_pack(args.title) if args.demo else owner_pack(args.title)
+    where = pack.path
+    if not pack.cards:
+        print(f"no cards registered for {args.title} ({where}); add one with `companion cards add`")
+        return 0
+    print(f"{pack.name} ({where}): {len(pack.cards)} cards")
+    if pack.source == "demo":
+        print("DEMO: invented contents for the simulator, not the printed cards")
+    for card in pack.cards:
+        steps = "-".join(str(s) for s in card.get("steps", []))
+        note = f"  # {card['note']}" if card.get("note") else ""
+        print(f"  {card['id']:<16} {card.get('kind', ''):<4} {steps:<16} {card['source']}{note}")
+    return 0
+
+
+def cmd_cards_add(args) -> int:
+    try:
+        steps = [int(s) for s in args.steps.replace("-", ",").replace(" ", ",").split(",") if s]
+    except ValueError as exc:
+        raise UserError(f"--steps {args.steps!r}: write die numbers like 3,4,2,5") from exc
+    card = {"id": args.id, "kind": args.kind, "steps": steps, "source": "owner"}
+    if args.note:
+        card["note"] = args.note
+    try:
+        cards = [dict(c) for c in owner_pack(args.title).cards]
+        if any(c["id"] == args.id for c in cards):
+            raise UserError(f"a card with id {args.id!r} is already registered; remove it first")
+        path = save_owner_pack(args.title, cards + [card])
+    except PackError as exc:
+        raise UserError(str(exc)) from exc
+    print(f"registered {args.id} ({args.kind}: {'-'.join(map(str, steps))}) in {path}")
+    return 0
+
+
+def cmd_cards_remove(args) -> int:
+    try:
+        cards = [dict(c) for c in owner_pack(args.title).cards]
+    except PackError as exc:
+        raise UserError(str(exc)) from exc
+    kept = [c for c in cards if c["id"] != args.id]
+    if len(kept) == len(cards):
+        raise UserError(f"no registered card {args.id!r}; see `companion cards list`")
+    save_owner_pack(args.title, kept)
+    print(f"removed {args.id}")
+    return 0
+
+
+# --------------------------------------------------------------------------- journal
+
+
+def _open_journal(path: str | None) -> Journal:
+    try:
+        return Journal(path or state_dir() / "journal.sqlite3")
+    except JournalError as exc:
+        raise UserError(str(exc)) from exc
+
+
+def cmd_journal_list(args) -> int:
+    journal = _open_journal(args.journal)
+    for g in journal.games():
+        status = "finished" if g["finished"] else "unfinished"
+        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g["created"]))
+        print(
+            f"{g['id']:>5}  {g['title']:<12} {when}  {len(journal.actions(g['id'])):>5} "
+            f"actions  {status}"
+        )
+    return 0
+
+
+def cmd_journal_export(args) -> int:
+    journal = _open_journal(args.journal)
+    games = journal.games()
+    if not games:
+        raise UserError(f"the journal {journal.path} has no games yet")
+    game = args.game if args.game is not None else games[-1]["id"]
+    try:
+        print(json.dumps(journal.export(game), indent=2))
+    except JournalError as exc:
+        raise UserError(str(exc)) from exc
+    return 0
+
+
+# --------------------------------------------------------------------------- bench
+
+
+def cmd_bench_engine(args) -> int:
+    from companion.bots import random_bot
+
+    engine = get_title(args.title)
+    say = (lambda *a: None) if args.json else print
+    pack = demo_pack(args.title)
+
+    # Random playouts, 2-6 players, for the given time.
+    rng = random.Random(1)
+    actions = games = 0
+    lengths = []
+    start = time.perf_counter()
+    while time.perf_counter() - start < args.seconds:
+        players = [f"P{i}" for i in range(rng.randint(2, 6))]
+        state = engine.new_game(players, {}, pack)
+        n = 0
+        while engine.actor(state) != "terminal":
+            who = engine.actor(state)
+            if who == "chance":
+                action = engine.sample_chance(state, rng)
+            else:
+                action = random_bot(engine, state, rng)
+            state, _ = engine.apply(state, action)
+            n += 1
+        actions += n
+        games += 1
+        lengths.append(n)
+    elapsed = time.perf_counter() - start
+    actions_per_s = actions / elapsed
+    say(
+        f"playouts: {games} games, {actions} actions in {elapsed:.2f} s "
+        f"= {actions_per_s:,.0f} actions/s (median game {statistics.median(lengths)} actions)"
+    )
+
+    result: dict[str, Any] = {"title": args.title, "games": games, "actions": actions}
+    if args.title == "outatime":
+        result.update(_bench_outatime_extras(say))
+    result["actions_per_s"] = round(actions_per_s)
+    print(json.dumps(result))
+    return 0
+
+
+def _dawdle(engine, state, rng: random.Random):
+    """A player in no hurry (numbers only when nothing else goes), so a game lasts long."""
+    actions = engine.legal_actions(state)
+    locks = [a for a in actions if a["type"] == "lock"]
+    flux_only = [a for a in locks if set(a["dice"]) == {"flux"}]
+    no_numbers = [a for a in locks if not set(a["dice"]) & {"2", "3", "4", "5"}]
+    ends = [a for a in actions if a["type"] == "end"]
+    return rng.choice(ends or flux_only or no_numbers or actions)
+
+
+def _bench_outatime_extras(say) -> dict[str, Any]:
+    from companion.games import outatime
+    from companion.match import Match
+
+    # Exact stall odds, cold (cache cleared) for six dice: the worst case.
+    times = []
+    for _ in range(20):
+        outatime.reroll_odds.cache_clear()
+        t0 = time.perf_counter()
+        outatime.reroll_odds(6, (3, 4, 2, 5, 5, 2))
+        times.append((time.perf_counter() - t0) * 1000)
+    odds_ms = statistics.median(times)
+    say(f"exact reroll odds, 6 dice, uncached: median {odds_ms:.3f} ms")
+
+    # A 2,000-action journal: one long game (long invented cards so it lasts), then replayed.
+    long_cards = [
+        {"id": f"bench-{kind}-{i}", "kind": kind, "steps": [2, 3, 4, 5] * 3, "source": "demo"}
+        for kind, count in (("0.2", 6), ("0.3", 12), ("0.4", 6), ("td", 6))
+        for i in range(count)
+    ]
+
+    class Pack:  # an in-memory pack for the benchmark only
+        name, source, path, cards = "bench", "demo", "", long_cards
+
+    rng = random.Random(7)
+    with tempfile.TemporaryDirectory() as tmp:
+        path = Path(tmp) / "bench.sqlite3"
+        journal = Journal(path)
+        n = 0
+        while n < 2000:  # as many recorded games as it takes to reach 2,000 actions
+            match = Match.new(journal, "outatime", [f"P{i}" for i in range(6)], {}, Pack)
+            while match.actor() != "terminal":
+                if match.actor() == "chance":
+                    action = outatime.sample_chance(match.state, rng)
+                else:
+                    action = _dawdle(outatime, match.state, rng)
+                match.state, _ = outatime.apply(match.state, action)
+                journal.append(match.game, action)  # journal only: the replay is what is timed
+                n += 1
+        journal.close()
+        t0 = time.perf_counter()
+        journal = Journal(path)
+        games = [Match(journal, g["id"]) for g in journal.games()]
+        replay_ms = (time.perf_counter() - t0) * 1000
+        n = sum(len(journal.actions(g.game)) for g in games)
+        journal.close()
+    say(
+        f"journal replay: {n} actions in {len(games)} games read and replayed in {replay_ms:.1f} ms"
+    )
+    return {
+        "stall_odds_ms": round(odds_ms, 3),
+        "replay_actions": n,
+        "replay_ms": round(replay_ms, 1),
+    }

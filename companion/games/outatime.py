@@ -1,0 +1,928 @@
+"""OUTATIME, the dice game: the complete rules as a pure engine.
+
+The rules are those of the rulebook; where it is silent or ambiguous the decision taken is written
+in ``docs/rules/outatime.md`` and tested. Actions are JSON dicts:
+
+==============  =====================================================  ======================
+type            fields                                                 who
+==============  =====================================================  ======================
+deal            player, cards (5 card ids)                             chance
+choose          player, active, next (card ids)                        each player at setup
+roll            dice (faces of the free dice)                          chance (or the player
+                                                                       rerolling, in one go)
+lock            dice (faces moved onto the DeLorean), target (opt.)    current player
+reroll          -                                                      current player
+doubleback      -                                                      current player
+end             -                                                      current player
+next            player, card                                           a player who completed
+                                                                       a card
+target          player (the opponent who loses 1 in a paradox)         current player
+==============  =====================================================  ======================
+
+Faces: ``flux``, ``2``, ``3``, ``4``, ``5``, ``88``.
+
+    >>> from companion.content import demo_pack
+    >>> state = new_game(["Ana", "Ben"], {}, demo_pack("outatime"))
+    >>> state.phase, actor(state)
+    ('deal', 'chance')
+"""
+
+from __future__ import annotations
+
+import random
+from dataclasses import dataclass
+from functools import lru_cache
+from math import factorial
+from typing import Any
+
+from companion.games.api import CHANCE, TERMINAL, Action, Effect, Facts, RuleError, check_players
+
+FLUX = "flux"
+EIGHTY_EIGHT = "88"
+NUMBERS = ("2", "3", "4", "5")
+FACES = (FLUX, "2", "3", "4", "5", EIGHTY_EIGHT)
+DICE = 6
+KINDS = ("0.2", "0.3", "0.4", "td")
+HAND = {"0.2": 1, "0.3": 2, "0.4": 1, "td": 1}  # the rulebook's deal per player
+TD = "td"
+
+facts = Facts(
+    key="outatime",
+    name="OUTATIME",
+    min_players=2,
+    max_players=6,
+    dice="outatime",
+    chance="six custom dice read by the camera; Power cards dealt at setup",
+    options={"first_roll_stalls": False},
+)
+
+_FACE_ALIASES = {
+    "f": FLUX,
+    "fc": FLUX,
+    "flux": FLUX,
+    "flux capacitor": FLUX,
+    "flux_capacitor": FLUX,
+    "88": EIGHTY_EIGHT,
+    "88mph": EIGHTY_EIGHT,
+    "88 mph": EIGHTY_EIGHT,
+    "2": "2",
+    "3": "3",
+    "4": "4",
+    "5": "5",
+}
+
+
+def face(value: Any) -> str:
+    """The canonical face name for a die value written by a person or the camera."""
+    key = str(value).strip().lower()
+    if key not in _FACE_ALIASES:
+        raise RuleError(f"{value!r} is not an OUTATIME die face (flux, 2, 3, 4, 5 or 88)")
+    return _FACE_ALIASES[key]
+
+
+def validate_card(card: dict[str, Any]) -> dict[str, Any]:
+    """Check one Power card entry of a content pack; return it normalised.
+
+    ``steps`` are in the order they are completed: left to right on a Power card, bottom to top
+    on the Temporal Displacement card.
+    """
+    kind = str(card.get("kind", ""))
+    if kind not in KINDS:
+        raise ValueError(f'kind {kind!r} must be one of "0.2", "0.3", "0.4" or "td"')
+    steps = card.get("steps")
+    if not isinstance(steps, list) or not steps:
+        raise ValueError("steps must be a list of the die numbers on the card, e.g. [3, 4, 2]")
+    clean = []
+    for step in steps:
+        if str(step) not in NUMBERS:
+            raise ValueError(f"step {step!r} is not a number die (2, 3, 4 or 5)")
+        clean.append(int(step))
+    if len(clean) > 12:
+        raise ValueError(f"{len(clean)} steps is more than any Power card has; check the entry")
+    out = dict(card)
+    out["kind"] = kind
+    out["steps"] = clean
+    return out
+
+
+# --------------------------------------------------------------------------- state
+
+
+@dataclass(slots=True)
+class Player:
+    name: str
+    hand: list[str]  # dealt cards not yet used as Active or Next
+    active: str | None = None
+    next: str | None = None
+    progress: int = 0  # steps of the Active card covered by the Next card
+    completed: tuple[str, ...] = ()
+    carry: int = 0  # steps gained while the next Power card is still to be chosen
+
+    def clone(self) -> Player:
+        return Player(
+            self.name,
+            list(self.hand),
+            self.active,
+            self.next,
+            self.progress,
+            self.completed,
+            self.carry,
+        )
+
+
+@dataclass(slots=True)
+class State:
+    players: list[Player]
+    cards: dict[str, dict[str, Any]]  # every card of the pack in play, by id (never changed)
+    options: dict[str, Any]
+    phase: str = "deal"  # deal, choose, roll, place, over
+    turn: int = 0  # index of the player whose turn it is
+    delorean: tuple[str, ...] = ()  # faces locked on the DeLorean card this turn
+    roll: tuple[str, ...] = ()  # faces of the latest roll not yet locked
+    locked_since_roll: int = 0
+    rolls_this_turn: int = 0
+    doubleback: bool = False
+    pending: tuple[dict[str, Any], ...] = ()  # decisions that block play, first first
+    end_turn_after_pending: bool = False
+    winner: str | None = None
+    turns: int = 0  # turns completed
+
+    def clone(self) -> State:
+        return State(
+            [p.clone() for p in self.players],
+            self.cards,
+            self.options,
+            self.phase,
+            self.turn,
+            self.delorean,
+            self.roll,
+            self.locked_since_roll,
+            self.rolls_this_turn,
+            self.doubleback,
+            self.pending,
+            self.end_turn_after_pending,
+            self.winner,
+            self.turns,
+        )
+
+    @property
+    def current(self) -> Player:
+        return self.players[self.turn]
+
+    @property
+    def free_dice(self) -> int:
+        return DICE - len(self.delorean)
+
+    def player(self, name: Any) -> Player:
+        for p in self.players:
+            if p.name == name:
+                return p
+        names = ", ".join(p.name for p in self.players)
+        raise RuleError(f"no player called {name!r} (players: {names})")
+
+    def index(self, name: str) -> int:
+        return [p.name for p in self.players].index(name)
+
+    def steps(self, card_id: str) -> list[int]:
+        return self.cards[card_id]["steps"]
+
+    def next_step(self, p: Player) -> int | None:
+        if p.active is None:
+            return None
+        steps = self.steps(p.active)
+        return steps[p.progress] if p.progress < len(steps) else None
+
+
+def new_game(players: list[str], options: dict[str, Any], content: Any) -> State:
+    """A new game; ``content`` is a content pack (or a list of card dicts) for the deck."""
+    check_players(facts, players)
+    unknown = set(options) - set(facts.options)
+    if unknown:
+        raise RuleError(f"unknown option(s) {sorted(unknown)}; known: {sorted(facts.options)}")
+    cards_list = content.cards if hasattr(content, "cards") else content
+    cards = {c["id"]: validate_card(c) for c in cards_list}
+    opts = {**facts.options, **options}
+    return State([Player(name, []) for name in players], cards, opts)
+
+
+# --------------------------------------------------------------------------- queries
+
+
+def actor(state: State) -> str:
+    if state.phase == "over":
+        return TERMINAL
+    if state.pending:
+        return state.pending[0]["player"]
+    if state.phase in ("deal", "roll"):
+        return CHANCE
+    if state.phase == "choose":
+        return next(p.name for p in state.players if p.active is None)
+    return state.current.name
+
+
+def winners(state: State) -> list[str]:
+    return [state.winner] if state.winner else []
+
+
+def is_terminal(state: State) -> bool:
+    return state.phase == "over"
+
+
+def legal_actions(state: State) -> list[Action]:
+    """Every decision open to the actor. Chance phases list one template (see sample_chance)."""
+    if state.phase == "over":
+        return []
+    if state.pending:
+        decision = state.pending[0]
+        key = "card" if decision["decision"] == "next" else "player"
+        who = {"player": decision["player"]} if decision["decision"] == "next" else {}
+        return [{"type": decision["decision"], **who, key: o} for o in decision["options"]]
+    if state.phase == "deal":
+        return [{"type": "deal"}]
+    if state.phase == "roll":
+        return [{"type": "roll"}]
+    if state.phase == "choose":
+        p = next(p for p in state.players if p.active is None)
+        usable = [c for c in p.hand if state.cards[c]["kind"] != TD]
+        return [
+            {"type": "choose", "player": p.name, "active": a, "next": n}
+            for a in usable
+            for n in usable
+            if a != n
+        ]
+    actions: list[Action] = [{"type": "lock", "dice": list(d)} for d in _lockable_sets(state)]
+    if _may_stop_rolling(state) is None:
+        if state.free_dice:
+            actions.append({"type": "reroll"})
+        actions.append({"type": "end"})
+        if _may_doubleback(state) is None:
+            actions.append({"type": "doubleback"})
+    return actions
+
+
+def _lockable_sets(state: State) -> list[tuple[str, ...]]:
+    """Distinct sets of dice from the latest roll that may be locked together."""
+    roll = state.roll
+    fluxes = roll.count(FLUX)
+    eighty = roll.count(EIGHTY_EIGHT)
+    chain = _number_chain(state, state.current, [f for f in roll if f in NUMBERS])
+    out = []
+    for n_chain in range(len(chain) + 1):
+        for f in range(fluxes + 1):
+            for e in range(eighty + 1):
+                if n_chain + f + e:
+                    out.append((FLUX,) * f + tuple(chain[:n_chain]) + (EIGHTY_EIGHT,) * e)
+    return out
+
+
+def _path(state: State, p: Player) -> list[int]:
+    """The numbers ``p`` needs next, in order, as far as their cards are known."""
+    path: list[int] = []
+    if p.active is not None:
+        path.extend(state.steps(p.active)[p.progress :])
+        if p.next is not None:
+            path.extend(state.steps(p.next))
+    return path
+
+
+def _number_chain(state: State, p: Player, numbers: list[str]) -> list[str]:
+    """The longest run of ``numbers`` usable in order of need (as faces)."""
+    pool = list(numbers)
+    chain = []
+    for step in _path(state, p):
+        if str(step) in pool:
+            pool.remove(str(step))
+            chain.append(str(step))
+        else:
+            break
+    return chain
+
+
+def _may_stop_rolling(state: State) -> str | None:
+    """Why the current player may not yet reroll or end (None: they may)."""
+    if state.locked_since_roll == 0:
+        return "add at least one die to the DeLorean before rolling again or ending the turn"
+    if FLUX in state.roll:
+        return "the flux capacitor must be locked on the DeLorean first"
+    return None
+
+
+def _may_doubleback(state: State) -> str | None:
+    if state.doubleback:
+        return "only one doubleback per turn"
+    if state.free_dice:
+        return "a doubleback needs all six dice on the DeLorean"
+    if not any(f in NUMBERS for f in state.delorean):
+        return "no number dice on the DeLorean to take back"
+    return None
+
+
+def sample_chance(state: State, rng: random.Random) -> Action:
+    if state.phase == "deal":
+        taken = {c for p in state.players for c in p.hand}
+        p = next(p for p in state.players if not p.hand)
+        cards = []
+        for kind, count in HAND.items():
+            pool = sorted(c for c, v in state.cards.items() if v["kind"] == kind and c not in taken)
+            if len(pool) < count:
+                raise RuleError(f"the deck has too few {kind} cards to deal to {p.name}")
+            cards.extend(rng.sample(pool, count))
+        return {"type": "deal", "player": p.name, "cards": cards}
+    if state.phase == "roll":
+        return {"type": "roll", "dice": [rng.choice(FACES) for _ in range(state.free_dice)]}
+    raise RuleError("no chance outcome is due now")
+
+
+# --------------------------------------------------------------------------- apply
+
+
+def apply(state: State, action: Action) -> tuple[State, list[Effect]]:
+    """Apply one action; returns (new state, effects). ``state`` is left unchanged."""
+    if not isinstance(action, dict) or "type" not in action:
+        raise RuleError('an action is a JSON object with a "type", e.g. {"type": "end"}')
+    kind = action["type"]
+    handler = _HANDLERS.get(kind)
+    if handler is None:
+        raise RuleError(f"unknown action type {kind!r}; known: {', '.join(sorted(_HANDLERS))}")
+    if state.phase == "over":
+        raise RuleError(f"the game is over: {state.winner} has won")
+    if state.pending and kind != state.pending[0]["decision"]:
+        d = state.pending[0]
+        raise RuleError(f"{d['player']} must first {_DECISION_TEXT[d['decision']]}")
+    new = state.clone()
+    effects: list[Effect] = []
+    handler(new, action, effects)
+    return new, effects
+
+
+_DECISION_TEXT = {
+    "next": "choose their next Power card",
+    "target": "choose the opponent who loses 1 in the paradox",
+}
+
+
+def _effect(effects: list[Effect], kind: str, text: str, **data: Any) -> None:
+    effects.append({"kind": kind, "text": text, **data})
+
+
+def _need_phase(state: State, *phases: str, what: str) -> None:
+    if state.phase not in phases:
+        raise RuleError(f"cannot {what} now: {_phase_text(state)}")
+
+
+def _phase_text(state: State) -> str:
+    return {
+        "deal": "the Power cards are being dealt",
+        "choose": "players are choosing their Active and Next Power cards",
+        "roll": f"{state.current.name} is to roll {state.free_dice} dice",
+        "place": f"{state.current.name} is placing dice on the DeLorean",
+        "over": "the game is over",
+    }[state.phase]
+
+
+def _do_deal(state: State, action: Action, effects: list[Effect]) -> None:
+    _need_phase(state, "deal", what="deal")
+    p = state.player(action.get("player"))
+    expected = next(q for q in state.players if not q.hand)
+    if p is not expected:
+        raise RuleError(f"deal to {expected.name} next (players are dealt in seating order)")
+    cards = action.get("cards")
+    if not isinstance(cards, list):
+        raise RuleError("a deal lists the five card ids the player received")
+    unknown = [c for c in cards if c not in state.cards]
+    if unknown:
+        raise RuleError(f"unknown card id(s) {unknown}; register them with `companion cards add`")
+    if len(set(cards)) != len(cards):
+        raise RuleError("a card cannot be dealt twice")
+    taken = {c for q in state.players for c in q.hand}
+    clash = [c for c in cards if c in taken]
+    if clash:
+        raise RuleError(f"card(s) {clash} were already dealt to another player")
+    counts = {k: sum(1 for c in cards if state.cards[c]["kind"] == k) for k in HAND}
+    if counts != HAND:
+        raise RuleError(
+            "each player is dealt one 0.2, two 0.3, one 0.4 and one Temporal Displacement "
+            f"card; got {counts}"
+        )
+    p.hand = list(cards)
+    if all(q.hand for q in state.players):
+        state.phase = "choose"
+        _effect(effects, "setup", "Choose Active and Next Power cards")
+
+
+def _do_choose(state: State, action: Action, effects: list[Effect]) -> None:
+    _need_phase(state, "choose", what="choose Power cards")
+    p = state.player(action.get("player"))
+    if p.active is not None:
+        raise RuleError(f"{p.name} has already chosen")
+    active, nxt = action.get("active"), action.get("next")
+    for card in (active, nxt):
+        if card not in p.hand:
+            raise RuleError(f"{card!r} is not one of {p.name}'s cards ({', '.join(p.hand)})")
+        if state.cards[card]["kind"] == TD:
+            raise RuleError(
+                "the Temporal Displacement card cannot be chosen now: it must be completed last"
+            )
+    if active == nxt:
+        raise RuleError("the Active and the Next Power card must be two different cards")
+    p.active, p.next = active, nxt
+    p.hand.remove(active)
+    p.hand.remove(nxt)
+    if all(q.active is not None for q in state.players):
+        state.phase = "roll"
+        state.turn = 0
+        _effect(effects, "turn", f"{state.current.name} - ROLL!", player=state.current.name)
+
+
+def _do_roll(state: State, action: Action, effects: list[Effect]) -> None:
+    if state.phase == "place":  # rolling again implies the decision to reroll
+        _do_reroll(state, {"type": "reroll"}, effects)
+    _need_phase(state, "roll", what="roll")
+    dice = action.get("dice")
+    if not isinstance(dice, list):
+        raise RuleError('a roll lists the faces rolled, e.g. {"type": "roll", "dice": ["2", "88"]}')
+    faces = tuple(face(d) for d in dice)
+    if len(faces) != state.free_dice:
+        raise RuleError(f"{state.free_dice} dice are to be rolled, not {len(faces)}")
+    state.roll = faces
+    state.locked_since_roll = 0
+    state.rolls_this_turn += 1
+    state.phase = "place"
+    p = state.current
+    _effect(effects, "roll", f"{p.name} rolled {' '.join(faces)}", player=p.name, dice=list(faces))
+    if _lockable_sets(state):
+        return
+    if state.rolls_this_turn == 1 and not state.options["first_roll_stalls"]:
+        _effect(effects, "no_die", f"{p.name}: no die can be added - turn passes", player=p.name)
+    else:
+        loss = 2 if state.doubleback else 1
+        moved = _lose(state, p, loss)
+        text = f"STALL -{loss}: {p.name}" + ("" if moved else " (at card start, no loss)")
+        _effect(effects, "stall", text, player=p.name, loss=loss, moved=moved)
+        _instruct(effects, p, -moved)
+    _end_turn(state, effects)
+
+
+def _do_lock(state: State, action: Action, effects: list[Effect]) -> None:
+    _need_phase(state, "place", what="lock dice")
+    p = state.current
+    dice = action.get("dice")
+    if not isinstance(dice, list) or not dice:
+        raise RuleError("lock at least one die: list the faces moved onto the DeLorean")
+    faces = [face(d) for d in dice]
+    pool = list(state.roll)
+    for f in faces:
+        if f not in pool:
+            raise RuleError(f"no free {f} in the latest roll ({' '.join(state.roll) or 'none'})")
+        pool.remove(f)
+    numbers = [f for f in faces if f in NUMBERS]
+    chain = _number_chain(state, p, numbers)
+    if len(chain) < len(numbers):
+        raise RuleError(_why_not_numbers(state, p, numbers, chain))
+    target = action.get("target")
+    if target is not None:
+        t = state.player(target)
+        if t is p:
+            raise RuleError("the paradox target must be an opponent")
+
+    before = _paradox_level(state.delorean)
+    state.roll = tuple(pool)
+    state.locked_since_roll += len(faces)
+    # Numbers first, in order of need, each with its ripple; the paradox is checked after.
+    _effect(effects, "lock", f"LOCK {' '.join(faces)}", player=p.name, dice=faces)
+    state.delorean = state.delorean + tuple(chain)
+    for number in chain:
+        _effect(effects, "advance", f"{p.name} +1 ({number})", player=p.name, number=int(number))
+        _gain(state, p, 1, effects)
+        if state.phase == "over":
+            return
+        _ripple(state, int(number), effects)
+    others = tuple(f for f in faces if f not in NUMBERS)
+    state.delorean = state.delorean + others
+
+    level = _paradox_level(state.delorean)
+    if level > before:
+        _paradox(state, p, level, target, effects)
+        return
+    if state.free_dice == 0 and state.doubleback:
+        _effect(effects, "six", f"{p.name}: all six again - turn over", player=p.name)
+        _end_turn(state, effects)
+    elif state.free_dice == 0 and _may_doubleback(state) is None:
+        _effect(effects, "six", f"{p.name}: all six! DOUBLEBACK or END", player=p.name)
+
+
+def _why_not_numbers(state: State, p: Player, numbers: list[str], chain: list[str]) -> str:
+    path = _path(state, p)
+    if p.active is not None and state.next_step(p) is None:
+        return f"{p.name}'s Active card is complete"
+    need = path[len(chain)] if len(chain) < len(path) else None
+    extra = list(numbers)
+    for c in chain:
+        extra.remove(c)
+    if need is None:
+        return (
+            f"{p.name} completes a card with the first dice: lock those, choose the next "
+            "Power card, then lock the rest"
+        )
+    return (
+        f"the {extra[0]} is not needed now: {p.name}'s card needs a {need} next "
+        "(number dice go on in order of need)"
+    )
+
+
+def _paradox_level(delorean: tuple[str, ...]) -> int:
+    fluxes, eighty = delorean.count(FLUX), delorean.count(EIGHTY_EIGHT)
+    if fluxes >= 3 and eighty >= 3:
+        return 2
+    if fluxes >= 2 and eighty >= 2:
+        return 1
+    return 0
+
+
+def _paradox(state: State, p: Player, level: int, target: Any, effects: list[Effect]) -> None:
+    gain = level  # +1 for two and two, +2 for three and three
+    _effect(effects, "paradox", f"PARADOX! {p.name} +{gain}", player=p.name, size=level)
+    _instruct(effects, p, gain)
+    _gain(state, p, gain, effects)
+    if state.phase == "over":
+        return
+    opponents = [q for q in state.players if q is not p]
+    if level == 2:
+        for q in opponents:
+            _paradox_loss(state, q, 2, effects)
+        _end_turn(state, effects)
+        return
+    if target is None and len(opponents) == 1:
+        target = opponents[0].name
+    if target is None:
+        state.pending = state.pending + (
+            {"decision": "target", "player": p.name, "options": [q.name for q in opponents]},
+        )
+        state.end_turn_after_pending = True
+        return
+    _paradox_target(state, state.player(target), effects)
+    _end_turn_or_wait(state, effects)
+
+
+def _paradox_target(state: State, q: Player, effects: list[Effect]) -> None:
+    _paradox_loss(state, q, 1, effects)
+
+
+def _paradox_loss(state: State, q: Player, loss: int, effects: list[Effect]) -> None:
+    moved = _lose(state, q, loss)
+    text = f"{q.name} -{moved}" if moved else f"{q.name}: at card start, no effect"
+    _effect(effects, "paradox_loss", text, player=q.name, loss=loss, moved=moved)
+    _instruct(effects, q, -moved)
+
+
+def _do_target(state: State, action: Action, effects: list[Effect]) -> None:
+    decision = state.pending[0] if state.pending else None
+    if not decision or decision["decision"] != "target":
+        raise RuleError("no paradox target is to be chosen now")
+    name = action.get("player")
+    if name not in decision["options"]:
+        raise RuleError(f"choose one of {', '.join(decision['options'])} to lose 1")
+    state.pending = state.pending[1:]
+    _paradox_target(state, state.player(name), effects)
+    _end_turn_or_wait(state, effects)
+
+
+def _do_reroll(state: State, action: Action, effects: list[Effect]) -> None:
+    _need_phase(state, "place", what="roll again")
+    why = _may_stop_rolling(state)
+    if why:
+        raise RuleError(why)
+    if state.free_dice == 0:
+        raise RuleError("no free dice to roll: DOUBLEBACK or END the turn")
+    state.phase = "roll"
+    state.roll = ()
+
+
+def _do_doubleback(state: State, action: Action, effects: list[Effect]) -> None:
+    _need_phase(state, "place", what="doubleback")
+    why = _may_stop_rolling(state) or _may_doubleback(state)
+    if why:
+        raise RuleError(why)
+    back = sum(1 for f in state.delorean if f in NUMBERS)
+    state.delorean = tuple(f for f in state.delorean if f not in NUMBERS)
+    state.doubleback = True
+    state.phase = "roll"
+    state.roll = ()
+    p = state.current
+    _effect(effects, "doubleback", f"DOUBLEBACK: {p.name} rerolls {back}", player=p.name, dice=back)
+
+
+def _do_end(state: State, action: Action, effects: list[Effect]) -> None:
+    _need_phase(state, "place", what="end the turn")
+    why = _may_stop_rolling(state)
+    if why:
+        raise RuleError(why)
+    _end_turn(state, effects)
+
+
+def _do_next(state: State, action: Action, effects: list[Effect]) -> None:
+    decision = state.pending[0] if state.pending else None
+    if not decision or decision["decision"] != "next":
+        raise RuleError("no next Power card is to be chosen now")
+    p = state.player(decision["player"])
+    if action.get("player", p.name) != p.name:
+        raise RuleError(f"{p.name} chooses the next Power card now")
+    card = action.get("card")
+    if card not in decision["options"]:
+        raise RuleError(f"{p.name} may choose {', '.join(decision['options'])} as Next card")
+    state.pending = state.pending[1:]
+    _set_next(state, p, card, effects)
+    if p.carry:
+        carry, p.carry = p.carry, 0
+        _gain(state, p, carry, effects)
+    _end_turn_or_wait(state, effects)
+
+
+_HANDLERS = {
+    "deal": _do_deal,
+    "choose": _do_choose,
+    "roll": _do_roll,
+    "lock": _do_lock,
+    "reroll": _do_reroll,
+    "doubleback": _do_doubleback,
+    "end": _do_end,
+    "next": _do_next,
+    "target": _do_target,
+}
+
+
+# --------------------------------------------------------------------------- movement
+
+
+def _gain(state: State, p: Player, steps: int, effects: list[Effect]) -> None:
+    """Move ``p``'s Next card ``steps`` right, completing cards (and winning) as it goes."""
+    for _ in range(steps):
+        if p.active is None:
+            p.carry += 1  # the card to move onto is still to be chosen
+            continue
+        p.progress += 1
+        if p.progress >= len(state.steps(p.active)):
+            _complete(state, p, effects)
+            if state.phase == "over":
+                return
+
+
+def _lose(state: State, p: Player, steps: int) -> int:
+    """Move ``p``'s Next card left, never below the Active card's start. Returns spaces moved."""
+    moved = min(steps, p.progress)
+    p.progress -= moved
+    return moved
+
+
+def _ripple(state: State, number: int, effects: list[Effect]) -> None:
+    """Every other player whose next step is ``number`` advances one (never a TD card)."""
+    n = len(state.players)
+    for offset in range(1, n):
+        q = state.players[(state.turn + offset) % n]
+        if q.active is None or state.cards[q.active]["kind"] == TD:
+            continue
+        if state.next_step(q) == number:
+            _effect(
+                effects, "ripple", f"RIPPLE: {number} -> {q.name} +1", player=q.name, number=number
+            )
+            _instruct(effects, q, 1)
+            _gain(state, q, 1, effects)
+
+
+def _complete(state: State, p: Player, effects: list[Effect]) -> None:
+    done = p.active
+    p.completed = p.completed + (done,)
+    p.active, p.next, p.progress = p.next, None, 0
+    _effect(
+        effects,
+        "complete",
+        f"{p.name} completes {state.cards[done]['kind']} card",
+        player=p.name,
+        card=done,
+        count=len(p.completed),
+    )
+    if len(p.completed) == 5:
+        state.winner = p.name
+        state.phase = "over"
+        state.pending = ()
+        _effect(effects, "win", f"{p.name} WINS! 1.21 GIGAWATTS!", player=p.name)
+        return
+    if p.active is not None:
+        _offer_next(state, p, effects)
+    # else: the choice already pending supplies the card; gains meanwhile are carried
+
+
+def _offer_next(state: State, p: Player, effects: list[Effect]) -> None:
+    """Ask ``p`` for a new Next card; the Temporal Displacement card only when it is the last."""
+    options = [c for c in p.hand if state.cards[c]["kind"] != TD] or list(p.hand)
+    if len(options) > 1:
+        state.pending = state.pending + (
+            {"decision": "next", "player": p.name, "options": options},
+        )
+    elif options:
+        _set_next(state, p, options[0], effects)
+    else:
+        _effect(effects, "last", f"{p.name}: last card, no Next card", player=p.name)
+
+
+def _set_next(state: State, p: Player, card: str, effects: list[Effect]) -> None:
+    p.hand.remove(card)
+    kind = state.cards[card]["kind"]
+    if p.active is None:  # the card completed again before this choice: it becomes Active
+        p.active = card
+        _effect(effects, "next", f"{p.name}: active card {kind}", player=p.name, card=card)
+        _offer_next(state, p, effects)
+    else:
+        p.next = card
+        _effect(effects, "next", f"{p.name}: next card {kind}", player=p.name, card=card)
+
+
+def _instruct(effects: list[Effect], p: Player, spaces: int) -> None:
+    if spaces:
+        way = "right" if spaces > 0 else "left"
+        _effect(
+            effects,
+            "instruction",
+            f"{p.name.upper()}: Next card {abs(spaces)} {way}",
+            player=p.name,
+            spaces=spaces,
+        )
+
+
+def _end_turn_or_wait(state: State, effects: list[Effect]) -> None:
+    if state.end_turn_after_pending and not state.pending:
+        state.end_turn_after_pending = False
+        _end_turn(state, effects)
+
+
+def _end_turn(state: State, effects: list[Effect]) -> None:
+    if state.pending:  # decisions first; the turn passes once they are made
+        state.end_turn_after_pending = True
+        return
+    state.turn = (state.turn + 1) % len(state.players)
+    state.turns += 1
+    state.delorean = ()
+    state.roll = ()
+    state.locked_since_roll = 0
+    state.rolls_this_turn = 0
+    state.doubleback = False
+    state.phase = "roll"
+    name = state.current.name
+    _effect(effects, "turn", f"{name} - ROLL!", player=name)
+
+
+# --------------------------------------------------------------------------- odds
+
+
+@lru_cache(maxsize=4096)
+def reroll_odds(free: int, path: tuple[int, ...]) -> tuple[float, float]:
+    """(probability that rolling ``free`` dice stalls, expected steps gained by the roll).
+
+    Exact, by enumerating every multiset of faces with its multinomial probability; ``path`` is
+    the numbers the player needs next, in order (only the first ``free`` matter).
+    """
+    path = path[:free]
+    total = 6**free
+    stall = 0.0
+    gained = 0.0
+    for counts in _multisets(free, 6):
+        weight = factorial(free)
+        for c in counts:
+            weight //= factorial(c)
+        p = weight / total
+        flux, n2, n3, n4, n5, n88 = counts
+        pool = {2: n2, 3: n3, 4: n4, 5: n5}
+        chain = 0
+        for step in path:
+            if pool[step]:
+                pool[step] -= 1
+                chain += 1
+            else:
+                break
+        if chain == 0 and flux == 0 and n88 == 0:
+            stall += p
+        gained += p * chain
+    return stall, gained
+
+
+def _multisets(n: int, k: int):
+    if k == 1:
+        yield (n,)
+        return
+    for first in range(n, -1, -1):
+        for rest in _multisets(n - first, k - 1):
+            yield (first,) + rest
+
+
+def odds(state: State) -> dict[str, Any] | None:
+    """Odds for the player deciding whether to roll again (None when no such decision)."""
+    if state.phase != "place" or state.pending or _may_stop_rolling(state) or not state.free_dice:
+        return None
+    p = state.current
+    stall, gained = reroll_odds(state.free_dice, tuple(_path(state, p)))
+    loss = 2 if state.doubleback else 1
+    return {
+        "free_dice": state.free_dice,
+        "stall": stall,
+        "expected_steps": gained,
+        "expected_net": gained - stall * min(loss, p.progress),
+        "stall_loss": loss,
+    }
+
+
+# --------------------------------------------------------------------------- JSON and views
+
+
+def to_json(state: State) -> dict[str, Any]:
+    return {
+        "title": facts.key,
+        "players": [
+            {
+                "name": p.name,
+                "hand": list(p.hand),
+                "active": p.active,
+                "next": p.next,
+                "progress": p.progress,
+                "completed": list(p.completed),
+                "carry": p.carry,
+            }
+            for p in state.players
+        ],
+        "cards": state.cards,
+        "options": state.options,
+        "phase": state.phase,
+        "turn": state.turn,
+        "delorean": list(state.delorean),
+        "roll": list(state.roll),
+        "locked_since_roll": state.locked_since_roll,
+        "rolls_this_turn": state.rolls_this_turn,
+        "doubleback": state.doubleback,
+        "pending": [dict(d) for d in state.pending],
+        "end_turn_after_pending": state.end_turn_after_pending,
+        "winner": state.winner,
+        "turns": state.turns,
+    }
+
+
+def from_json(data: dict[str, Any]) -> State:
+    players = [
+        Player(
+            p["name"],
+            list(p["hand"]),
+            p["active"],
+            p["next"],
+            p["progress"],
+            tuple(p["completed"]),
+            p.get("carry", 0),
+        )
+        for p in data["players"]
+    ]
+    return State(
+        players,
+        data["cards"],
+        data["options"],
+        data["phase"],
+        data["turn"],
+        tuple(data["delorean"]),
+        tuple(data["roll"]),
+        data["locked_since_roll"],
+        data["rolls_this_turn"],
+        data["doubleback"],
+        tuple(data["pending"]),
+        data["end_turn_after_pending"],
+        data["winner"],
+        data["turns"],
+    )
+
+
+def view(state: State, observer: str | None = None) -> dict[str, Any]:
+    """The public table: what the OLED and the replay command show."""
+    players = []
+    for p in state.players:
+        active = state.cards.get(p.active) if p.active else None
+        players.append(
+            {
+                "name": p.name,
+                "cards_completed": len(p.completed),
+                "active": p.active,
+                "active_kind": active["kind"] if active else None,
+                "step": p.progress,
+                "steps": len(active["steps"]) if active else 0,
+                "needs": state.next_step(p),
+                "next": p.next,
+            }
+        )
+    return {
+        "title": facts.key,
+        "phase": state.phase,
+        "turn": state.current.name if state.phase not in ("deal", "choose") else None,
+        "actor": actor(state),
+        "players": players,
+        "delorean": list(state.delorean),
+        "roll": list(state.roll),
+        "free_dice": state.free_dice,
+        "doubleback": state.doubleback,
+        "pending": [dict(d) for d in state.pending],
+        "winner": state.winner,
+        "odds": odds(state),
+    }
