@@ -561,7 +561,7 @@ def _paradox(state: State, p: Player, level: int, target: Any, effects: list[Eff
         state.end_turn_after_pending = True
         return
     _paradox_target(state, state.player(target), effects)
-    _end_turn_or_wait(state, effects)
+    _end_turn(state, effects)
 
 
 def _paradox_target(state: State, q: Player, effects: list[Effect]) -> None:
