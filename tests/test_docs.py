@@ -1,0 +1,41 @@
+"""The documents say what the code does: examples in them run as written."""
+
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+from companion.cli import main
+
+ROOT = Path(__file__).resolve().parents[1]
+
+
+def test_outatime_worked_example_in_the_docs_is_the_file_and_replays(capsys):
+    doc = (ROOT / "docs/titles/outatime.md").read_text()
+    script = ROOT / "docs/titles/outatime-example.jsonl"
+    assert script.read_text() in doc
+    assert main(["replay", "--title", "outatime", str(script)]) == 0
+    state = json.loads(capsys.readouterr().out)
+    ana, ben = state["players"]
+    assert (ana["cards_completed"], ben["cards_completed"]) == (2, 1)  # as the text tells
+    assert state["turn"] == "Ben" and state["free_dice"] == 1
+    assert state["odds"]["stall"] == 0.5
+    assert abs(state["odds"]["expected_steps"] - 1 / 6) < 1e-12
+
+
+def test_every_rules_decision_names_a_test_that_exists():
+    notes = (ROOT / "docs/rules/outatime.md").read_text()
+    tests = (ROOT / "tests/test_outatime_rules.py").read_text()
+    named = re.findall(r"`(test_[a-z0-9_]+)`", notes)
+    assert len(named) >= 18
+    missing = [name for name in named if f"def {name}(" not in tests]
+    assert not missing
+
+
+def test_readme_quick_start_test_command_is_what_ci_runs():
+    readme = (ROOT / "README.md").read_text()
+    block = readme.split("## Quick start", 1)[1].split("```", 2)[1]
+    commands = [line for line in block.splitlines()[1:] if line.strip()]
+    assert len(commands) == 2
+    assert commands[1] in (ROOT / ".ci/run").read_text()
