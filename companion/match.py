@@ -68,9 +68,17 @@ class Match:
 
     @classmethod
     def resume(cls, journal: Journal) -> Match | None:
-        """The unfinished game of this journal, rebuilt by replay (None if there is none)."""
-        game = journal.unfinished()
-        return None if game is None else cls(journal, game)
+        """The unfinished game of this journal, rebuilt by replay (None if there is none).
+
+        A game whose recorded actions already end it (the process died between recording the
+        winning action and marking the game finished) is marked finished, not resumed.
+        """
+        while (game := journal.unfinished()) is not None:
+            match = cls(journal, game)
+            if match.actor() != "terminal":
+                return match
+            journal.finish(game)
+        return None
 
     def actor(self) -> str:
         return self.engine.actor(self.state)
