@@ -14,6 +14,7 @@ import sys
 COMMAND_MODULES = (
     "companion.games.cli",
     "companion.sim",
+    "companion.config",
 )
 
 

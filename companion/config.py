@@ -1,0 +1,195 @@
+"""The daemon's configuration: TOML with embedded defaults, checked key by key.
+
+The effective config is the defaults below, overlaid by ``<config dir>/config.toml`` (or the
+file given with ``--config``). ``companion config show`` prints it. A bad value is refused with
+a message naming the file, the key, what was wrong and what to write instead.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from companion.paths import config_dir
+
+DEFAULTS_TOML = """\
+# companion config: every key with its default. Copy the keys you change into config.toml.
+
+[table]
+title = "menu"            # "menu" (chosen at the table), or a title key such as "outatime"
+players = ["Ana", "Ben", "Cy", "Dee"]   # seating order, first player first
+pack = "owner"            # "owner" (your registered cards), "demo", or a pack TOML path
+first_roll_stalls = false # OUTATIME option, see docs/rules/outatime.md
+
+[camera]
+source = "picamera2"      # picamera2 | opencv | files | synthetic | none
+device = 0                # OpenCV camera index (source = "opencv")
+path = ""                 # image file, folder or video (source = "files")
+width = 1280
+height = 720
+fps = 8                   # frames looked at per second while dice may move
+profile = ""              # dice profile JSON from `companion calibrate dice`; "" = geometry only
+
+[display]
+driver = "sh1106"         # sh1106 | ssd1306 | terminal | png | dummy | none
+i2c_port = 1
+i2c_address = 0x3C
+rotate = 0                # 0-3, quarter turns
+contrast = 255            # 0-255
+out = ""                  # folder for driver = "png" (frames and a GIF)
+
+[buttons]
+backend = "gpiozero"      # gpiozero | keyboard | none
+bounce_ms = 40
+hold_s = 0.8              # a press this long is a long press (menu, undo)
+
+[lights]
+port = "/dev/companion-lights"   # the Pico's serial port; "" for no light board
+
+[daemon]
+notify = true             # systemd READY/WATCHDOG when run by systemd
+"""
+
+CHOICES = {
+    ("camera", "source"): ("picamera2", "opencv", "files", "synthetic", "none"),
+    ("display", "driver"): ("sh1106", "ssd1306", "terminal", "png", "dummy", "none"),
+    ("buttons", "backend"): ("gpiozero", "keyboard", "none"),
+}
+RANGES = {
+    ("camera", "width"): (64, 4608),
+    ("camera", "height"): (48, 2592),
+    ("camera", "fps"): (1, 60),
+    ("camera", "device"): (0, 63),
+    ("display", "i2c_port"): (0, 20),
+    ("display", "i2c_address"): (0x03, 0x77),
+    ("display", "rotate"): (0, 3),
+    ("display", "contrast"): (0, 255),
+    ("buttons", "bounce_ms"): (0, 500),
+    ("buttons", "hold_s"): (0.2, 5.0),
+}
+
+
+class ConfigError(ValueError):
+    """A config file that cannot be used; the message names the file, key and fix."""
+
+
+def defaults() -> dict[str, Any]:
+    return tomllib.loads(DEFAULTS_TOML)
+
+
+def default_path() -> Path:
+    return config_dir() / "config.toml"
+
+
+def load(path: str | Path | None = None) -> dict[str, Any]:
+    """The effective config: defaults overlaid by the file (which may be absent if not given)."""
+    explicit = path is not None
+    path = Path(path) if explicit else default_path()
+    config = defaults()
+    if not path.exists():
+        if explicit:
+            raise ConfigError(f"{path}: no such config file")
+        return config
+    try:
+        user = tomllib.loads(path.read_text(encoding="utf-8"))
+    except tomllib.TOMLDecodeError as exc:
+        raise ConfigError(f"{path}: not valid TOML ({exc}); fix the syntax") from exc
+    except (OSError, UnicodeDecodeError) as exc:
+        raise ConfigError(f"{path}: cannot read ({exc})") from exc
+    return merge(config, user, str(path))
+
+
+def merge(config: dict[str, Any], user: dict[str, Any], where: str) -> dict[str, Any]:
+    """Overlay ``user`` on ``config`` after checking every key and value."""
+    out = {section: dict(values) for section, values in config.items()}
+    for section, values in user.items():
+        if section not in out:
+            raise ConfigError(
+                f"{where}: unknown section [{section}]; known: {', '.join(sorted(out))}"
+            )
+        if not isinstance(values, dict):
+            raise ConfigError(f"{where}: [{section}] must be a table of keys")
+        for key, value in values.items():
+            if key not in out[section]:
+                known = ", ".join(sorted(out[section]))
+                raise ConfigError(f"{where}: [{section}] unknown key {key!r}; known: {known}")
+            out[section][key] = check(section, key, value, out[section][key], where)
+    return out
+
+
+def check(section: str, key: str, value: Any, default: Any, where: str) -> Any:
+    name = f"{where}: [{section}] {key}"
+    if isinstance(default, bool):
+        if not isinstance(value, bool):
+            raise ConfigError(f"{name} = {value!r}: write true or false")
+    elif isinstance(default, (int, float)):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ConfigError(f"{name} = {value!r}: write a number, e.g. {key} = {default}")
+        if isinstance(default, int) and not isinstance(default, bool) and isinstance(value, float):
+            raise ConfigError(f"{name} = {value!r}: write a whole number, e.g. {default}")
+        low, high = RANGES.get((section, key), (float("-inf"), float("inf")))
+        if not low <= value <= high:
+            raise ConfigError(f"{name} = {value!r}: must be from {low} to {high}")
+    elif isinstance(default, list):
+        if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
+            raise ConfigError(f'{name}: write a list of names, e.g. ["Ana", "Ben"]')
+        if section == "table" and key == "players" and not 1 <= len(value) <= 6:
+            raise ConfigError(f"{name}: 1 to 6 names (the title decides how many can play)")
+    elif isinstance(default, str):
+        if not isinstance(value, str):
+            raise ConfigError(f'{name} = {value!r}: write text in quotes, e.g. "{default}"')
+        choices = CHOICES.get((section, key))
+        if choices and value not in choices:
+            raise ConfigError(f"{name} = {value!r}: must be one of {', '.join(choices)}")
+        if section == "table" and key == "title":
+            from companion.games import TITLES
+
+            if value not in ("menu", *TITLES):
+                raise ConfigError(f"{name} = {value!r}: must be \"menu\" or one of {TITLES}")
+    return value
+
+
+def to_toml(config: dict[str, Any]) -> str:
+    """The config as TOML text (what `companion config show` prints)."""
+    lines = []
+    for section, values in config.items():
+        lines.append(f"[{section}]")
+        for key, value in values.items():
+            lines.append(f"{key} = {_value(section, key, value)}")
+        lines.append("")
+    return "\n".join(lines)
+
+
+def _value(section: str, key: str, value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"
+    if key == "i2c_address":
+        return f"0x{value:02X}"
+    if isinstance(value, (int, float)):
+        return repr(value)
+    if isinstance(value, list):
+        return "[" + ", ".join(_value(section, key, v) for v in value) + "]"
+    return '"' + str(value).replace("\\", "\\\\").replace('"', '\\"') + '"'
+
+
+def register(commands, bench_commands) -> None:
+    p = commands.add_parser("config", help="the daemon's configuration")
+    sub = p.add_subparsers(dest="config_command", metavar="ACTION")
+    sub.required = True
+    show = sub.add_parser("show", help="print the effective config (defaults + your file)")
+    show.add_argument("--config", help=f"config file (default: {default_path()})")
+    show.set_defaults(handler=_cmd_show)
+
+
+def _cmd_show(args) -> int:
+    from companion.cli import UserError
+
+    try:
+        cfg = load(args.config)
+    except ConfigError as exc:
+        raise UserError(str(exc)) from exc
+    where = args.config or default_path()
+    print(f"# effective config: defaults overlaid by {where}")
+    print(to_toml(cfg), end="")
+    return 0

@@ -1,0 +1,95 @@
+"""Arcade buttons through gpiozero's own MockFactory, and the keyboard stand-in."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+from gpiozero.pins.mock import MockFactory
+
+from companion.buttons import ButtonError, GpioButtons, KeyboardButtons
+
+PINS = {"confirm": 5, "end": 6, "back": 13, "next": 19, "prev": 26}
+
+
+@pytest.fixture
+def rig():
+    factory = MockFactory()
+    buttons = GpioButtons(PINS, bounce_s=None, hold_s=0.1, pin_factory=factory)
+    yield factory, buttons
+    buttons.close()
+
+
+def tap(factory, pin):
+    factory.pin(pin).drive_low()
+    factory.pin(pin).drive_high()
+
+
+def hold(factory, pin, seconds=0.3):
+    factory.pin(pin).drive_low()
+    time.sleep(seconds)
+    factory.pin(pin).drive_high()
+
+
+def wait_for(buttons, count, timeout=2.0):
+    got = []
+    end = time.monotonic() + timeout
+    while len(got) < count and time.monotonic() < end:
+        got += buttons.poll()
+        time.sleep(0.01)
+    return got
+
+
+def test_each_button_gives_its_press(rig):
+    factory, buttons = rig
+    for name in ("confirm", "end", "back", "next", "prev"):
+        tap(factory, PINS[name])
+    assert wait_for(buttons, 5) == ["confirm", "end", "back", "next", "prev"]
+
+
+def test_long_press_of_back_is_undo_and_of_confirm_is_menu_never_also_short(rig):
+    factory, buttons = rig
+    hold(factory, PINS["back"])
+    hold(factory, PINS["confirm"])
+    got = wait_for(buttons, 2)
+    time.sleep(0.1)
+    got += buttons.poll()
+    assert got == ["undo", "menu"]
+
+
+def test_bounce_is_filtered():
+    factory = MockFactory()
+    buttons = GpioButtons(PINS, bounce_s=0.05, hold_s=1.0, pin_factory=factory)
+    try:
+        pin = factory.pin(PINS["next"])
+        pin.drive_low()
+        for _ in range(5):  # contact chatter right after the press
+            pin.drive_high()
+            pin.drive_low()
+        time.sleep(0.1)
+        pin.drive_high()
+        time.sleep(0.1)
+        assert buttons.poll().count("next") == 1
+    finally:
+        buttons.close()
+
+
+def test_missing_or_clashing_pins_give_a_clear_error():
+    with pytest.raises(ButtonError, match="no pin given for button"):
+        GpioButtons({"confirm": 5}, pin_factory=MockFactory())
+    with pytest.raises(ButtonError, match="GPIO5"):
+        GpioButtons({**PINS, "end": 5}, pin_factory=MockFactory())
+
+
+def test_keyboard_keys_become_presses():
+    read, write = os.pipe()
+    with os.fdopen(read, "r") as stream:
+        keys = KeyboardButtons(stream)
+        for key in (b"n", b"\n", b"e", b"u", b"\x1b[D", b"x"):
+            os.write(write, key)
+            time.sleep(0.01)
+            assert keys.poll() == ({"n": ["next"], "\n": ["confirm"], "e": ["end"], "u": ["undo"],
+                                    "\x1b[D": ["prev"], "x": []}[key.decode()])
+        os.close(write)
+        keys.close()

@@ -1,0 +1,74 @@
+"""Config: embedded defaults, overlays, and a clear message for every bad value."""
+
+from __future__ import annotations
+
+import pytest
+
+from companion import config
+from companion.cli import main
+
+
+def write(tmp_path, text):
+    path = tmp_path / "config.toml"
+    path.write_text(text)
+    return path
+
+
+def test_defaults_are_complete_and_valid():
+    cfg = config.defaults()
+    assert cfg["display"]["i2c_address"] == 0x3C
+    assert config.merge(config.defaults(), cfg, "defaults") == cfg
+
+
+def test_a_file_overlays_only_the_keys_it_names(tmp_path):
+    cfg = config.load(write(tmp_path, '[display]\ndriver = "ssd1306"\ncontrast = 80\n'))
+    assert cfg["display"]["driver"] == "ssd1306" and cfg["display"]["contrast"] == 80
+    assert cfg["display"]["i2c_address"] == 0x3C
+    assert cfg["camera"] == config.defaults()["camera"]
+
+
+@pytest.mark.parametrize("text, words", [
+    ('[display]\ndriver = "sdd1306"\n', ["[display] driver", "must be one of", "ssd1306"]),
+    ("[display]\ncontrast = 300\n", ["[display] contrast", "from 0 to 255"]),
+    ('[display]\ncontrast = "high"\n', ["[display] contrast", "write a number"]),
+    ("[display]\nrotate = 1.5\n", ["[display] rotate", "whole number"]),
+    ("[camera]\nfps = 0\n", ["[camera] fps", "from 1 to 60"]),
+    ("[camera]\nsorce = 'opencv'\n", ["[camera] unknown key 'sorce'", "source"]),
+    ("[lamps]\nport = ''\n", ["unknown section [lamps]", "lights"]),
+    ("[daemon]\nnotify = 1\n", ["[daemon] notify", "true or false"]),
+    ('[table]\nplayers = "Ana"\n', ["[table] players", "list of names"]),
+    ('[table]\ntitle = "chess"\n', ["[table] title", "menu"]),
+    ("[display\ndriver = 1\n", ["not valid TOML"]),
+])
+def test_bad_values_name_the_file_the_key_and_the_fix(tmp_path, text, words):
+    path = write(tmp_path, text)
+    with pytest.raises(config.ConfigError) as err:
+        config.load(path)
+    message = str(err.value)
+    assert str(path) in message
+    for word in words:
+        assert word in message
+
+
+def test_missing_explicit_file_is_an_error_but_a_missing_default_file_is_not(tmp_path,
+                                                                             monkeypatch):
+    with pytest.raises(config.ConfigError, match="no such config file"):
+        config.load(tmp_path / "nope.toml")
+    monkeypatch.setenv("COMPANION_HOME", str(tmp_path))
+    assert config.load() == config.defaults()
+
+
+def test_config_show_prints_the_effective_config_as_toml(tmp_path, capsys):
+    path = write(tmp_path, '[camera]\nsource = "synthetic"\n')
+    assert main(["config", "show", "--config", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert 'source = "synthetic"' in out and "i2c_address = 0x3C" in out
+    import tomllib
+
+    assert tomllib.loads(out)["camera"]["source"] == "synthetic"
+
+
+def test_config_show_reports_a_bad_file_with_exit_2(tmp_path, capsys):
+    path = write(tmp_path, "[display]\ncontrast = -1\n")
+    assert main(["config", "show", "--config", str(path)]) == 2
+    assert "[display] contrast" in capsys.readouterr().err
