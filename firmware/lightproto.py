@@ -299,7 +299,7 @@ def next_seq(seq: int) -> int:
 
 
 class LineReader:
-    """Splits a byte stream into lines, keeping memory bounded.
+    """Splits a byte stream into lines at LF or CR, keeping memory bounded.
 
     A line longer than MAX_LINE is cut to MAX_LINE + 1 bytes, so ``parse`` rejects it as
     too long instead of the reader growing without limit.
@@ -319,7 +319,11 @@ class LineReader:
         lines = []
         start = 0
         while True:
+            # CR ends a line too: terminals send it for Enter (CRLF gives a blank line)
             nl = data.find(b"\n", start)
+            cr = data.find(b"\r", start)
+            if cr >= 0 and (nl < 0 or cr < nl):
+                nl = cr
             if nl < 0:
                 self._add(data[start:])
                 return lines

@@ -40,11 +40,16 @@ class StdioPort:
 def main():
     port = StdioPort()
     board = build(config, port, time.ticks_ms())
+    last_report = None
     while True:
         try:
             board.step(time.ticks_ms())
         except Exception as exc:  # keep the light on whatever happens; report and go on
-            sys.print_exception(exc)
+            now = time.ticks_ms()
+            # at most one traceback a second, so a bug does not flood the link
+            if last_report is None or time.ticks_diff(now, last_report) >= 1000:
+                last_report = now
+                sys.print_exception(exc)
         port.wait(1)
 
 

@@ -152,7 +152,8 @@ class LightBoard:
         self._on_status = on_status
 
         self._lock = threading.Lock()  # guards _base and _outbox (caller vs I/O thread)
-        self._io_lock = threading.Lock()  # one pump() at a time
+        # one pump() at a time; re-entrant so an on_status callback may call close()
+        self._io_lock = threading.RLock()
         self._ready = threading.Event()
         self._keys: queue.SimpleQueue[KeyEvent] = queue.SimpleQueue()
         self._base: tuple[str, list[str]] | None = None

@@ -160,6 +160,10 @@ def test_line_reader_cuts_overlong_lines() -> None:
     assert lp.parse(lines[1]) == (1, "PING", [])
 
 
+def test_line_reader_takes_cr_lf_and_crlf() -> None:
+    assert lp.LineReader().feed(b"A\rB\r\nC\nD") == [b"A", b"B", b"", b"C"]
+
+
 def test_colour_helpers() -> None:
     assert lp.parse_colour("FF8800") == (255, 136, 0)
     assert lp.colour_hex((255, 136, 0)) == "ff8800"

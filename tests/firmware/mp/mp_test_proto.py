@@ -69,6 +69,10 @@ def test_line_reader_bounded():
         eq(exc.reason, lp.TOO_LONG)
 
 
+def test_line_reader_takes_cr_lf_and_crlf():
+    eq(lp.LineReader().feed(b"A\rB\r\nC\nD"), [b"A", b"B", b"", b"C"])
+
+
 def test_random_bytes_never_crash():
     # a cheap xorshift so the run is the same every time
     x = 2463534242
