@@ -73,8 +73,6 @@ class Session:
         self._unknown_before: list[Action] = []  # actions that go before that roll
         self._dealing: tuple[str, list[str]] | None = None  # cards picked so far in a deal
         self.last_error: str | None = None
-        if self.match is None and self.fixed_title:
-            self._start(self.fixed_title, len(self.players))
 
     # ------------------------------------------------------------------ inputs
 
@@ -180,6 +178,8 @@ class Session:
 
     def _propose_roll(self, faces: list[str], again: bool, before: list[Action] = ()) -> Update:
         state = self.match.state
+        for action in before:  # e.g. a doubleback first: it frees the number dice
+            state, _ = self.match.engine.apply(state, action)
         need = state.free_dice
         if len(faces) != need:
             self.last_error = (

@@ -1,0 +1,211 @@
+"""The table session: the camera proposes, a person confirms, the journal records."""
+
+from __future__ import annotations
+
+import pytest
+from outatime_table import DEFAULT_STEPS, KIND, OTHER_STEPS
+
+from companion.content import Pack
+from companion.journal import Journal
+from companion.session import Session
+
+
+def test_pack() -> Pack:
+    cards = []
+    for index, name in enumerate(("Ana", "Ben", "Cy")):
+        steps = DEFAULT_STEPS if index == 0 else OTHER_STEPS
+        for slot, kind in KIND.items():
+            cards.append({"id": f"{name}-{slot}", "kind": kind, "steps": steps[slot],
+                          "source": "demo"})
+    return Pack(title="outatime", name="test", source="demo", cards=tuple(cards))
+
+
+def press(session, *names):
+    update = None
+    for name in names:
+        update = session.press(name)
+    return update
+
+
+def pick(session, label_start):
+    """Press NEXT until the menu item starting with ``label_start`` is selected, then CONFIRM."""
+    for _ in range(64):
+        prompt = session.prompt()
+        if prompt.options[prompt.selected].startswith(label_start):
+            return session.press("confirm")
+        session.press("next")
+    raise AssertionError(f"no menu item {label_start!r} in {session.prompt().options}")
+
+
+def set_up(journal, players=("Ana", "Ben")):
+    session = Session(journal, list(players), lambda title: test_pack(), title="outatime")
+    assert session.prompt().title.endswith("PLAYERS")
+    pick(session, f"{len(players)}:")
+    for name in players:  # each player picks their five cards
+        for slot in KIND:
+            pick(session, f"{name}-{slot}")
+    for name in players:
+        assert session.prompt().title == f"{name.upper()}: ACTIVE+NEXT"
+        pick(session, f"A {name}-02 / N {name}-03a")
+    assert session.prompt().kind == "roll"
+    return session
+
+
+@pytest.fixture
+def journal():
+    j = Journal(":memory:")
+    yield j
+    j.close()
+
+
+def test_setup_by_menus_then_a_read_roll_is_only_recorded_after_confirm(journal):
+    session = set_up(journal)
+    update = session.dice(["flux", "2", "88", "5", "5", "5"])
+    assert update.prompt.kind == "propose" and update.prompt.title == "ROLL: flux 2 88 5 5 5"
+    game = session.match.game
+    before = len(journal.actions(game))
+    assert session.press("next").prompt.kind == "propose"  # nothing else recorded
+    assert len(journal.actions(game)) == before
+    update = session.press("confirm")
+    assert journal.actions(game)[-1] == {"type": "roll", "dice": ["flux", "2", "88", "5", "5", "5"]}
+    assert "Ana rolled flux 2 88 5 5 5" in [e["text"] for e in update.effects]
+
+
+def test_an_unknown_die_is_asked_for_never_guessed(journal):
+    session = set_up(journal)
+    update = session.dice(["flux", "?", "88", "5", "5", "5"])
+    assert update.prompt.title == "DIE 2: WHICH FACE?"
+    assert update.prompt.options == ["flux", "2", "3", "4", "5", "88"]
+    assert session.match.state.phase == "roll"  # nothing recorded yet
+    update = press(session, "next", "confirm")  # flux -> 2
+    assert update.prompt.title == "ROLL: flux 2 88 5 5 5"
+    press(session, "confirm")
+    assert session.match.state.roll == ("flux", "2", "88", "5", "5", "5")
+
+
+def test_the_wrong_number_of_dice_is_explained(journal):
+    session = set_up(journal)
+    update = session.dice(["flux", "2", "88", "5", "5"])
+    assert "I see 5 dice, expect 6" in update.error
+    assert session.match.state.phase == "roll"
+
+
+def test_dice_leaving_the_tray_are_proposed_as_a_lock_with_its_outcome(journal):
+    session = set_up(journal)
+    session.dice(["flux", "2", "3", "88", "5", "5"])
+    session.press("confirm")
+    update = session.dice(["88", "5", "5"])  # flux, 2 and 3 were moved onto the DeLorean
+    assert update.prompt.kind == "propose"
+    assert update.prompt.title.startswith("LOCK flux 2 3: +2")
+    update = session.press("confirm")
+    assert session.match.state.delorean == ("2", "3", "flux")
+    assert any(e["kind"] == "advance" for e in update.effects)
+
+
+def test_a_refused_lock_says_why_and_records_nothing(journal):
+    session = set_up(journal)
+    session.dice(["flux", "2", "3", "88", "5", "5"])
+    session.press("confirm")
+    update = session.dice(["flux", "2", "88", "5", "5"])  # only the 3 was moved: not needed yet
+    assert "needs a 2 next" in update.error
+    assert update.prompt.kind != "propose"
+    assert session.match.state.delorean == ()
+
+
+def test_a_new_roll_of_the_free_dice_is_proposed_as_roll_again(journal):
+    session = set_up(journal)
+    session.dice(["flux", "2", "3", "88", "5", "5"])
+    session.press("confirm")
+    session.dice(["88", "5", "5"])
+    session.press("confirm")
+    update = session.dice(["4", "88", "5"])
+    assert update.prompt.title == "ROLL AGAIN: 4 88 5"
+    session.press("confirm")
+    assert session.match.state.roll == ("4", "88", "5")
+    assert session.match.state.rolls_this_turn == 2
+
+
+def test_end_button_ends_the_turn_only_when_the_rules_allow(journal):
+    session = set_up(journal)
+    session.dice(["flux", "2", "3", "88", "5", "5"])
+    session.press("confirm")
+    session.press("end")  # nothing locked yet: ignored
+    assert session.match.state.current.name == "Ana"
+    session.dice(["88", "5", "5"])
+    session.press("confirm")
+    update = session.press("end")
+    assert session.match.state.current.name == "Ben"
+    assert "Ben - ROLL!" in [e["text"] for e in update.effects]
+
+
+def test_locks_can_be_chosen_with_buttons_biggest_first(journal):
+    session = set_up(journal)
+    session.dice(["flux", "2", "3", "88", "5", "5"])
+    session.press("confirm")
+    prompt = session.prompt()
+    assert prompt.kind == "place"
+    assert prompt.options[0] == "LOCK flux 2 3 88"
+    session.press("confirm")
+    assert sorted(session.match.state.delorean) == sorted(["flux", "2", "3", "88"])
+
+
+def test_long_press_undo_takes_back_the_last_action_any_time(journal):
+    session = set_up(journal)
+    session.dice(["flux", "2", "3", "88", "5", "5"])
+    session.press("confirm")
+    session.dice(["88", "5", "5"])
+    session.press("confirm")
+    update = session.press("undo")
+    assert update.effects[0]["text"] == "UNDONE: LOCK flux 2 3"
+    assert session.match.state.delorean == () and session.match.state.roll[0] == "flux"
+    update = session.press("undo")
+    assert update.effects[0]["text"].startswith("UNDONE: ROLL")
+    assert session.match.state.phase == "roll"
+
+
+def test_doubleback_is_read_when_the_number_dice_are_rolled_back_into_the_tray(journal):
+    session = set_up(journal)
+    session.dice(["flux", "2", "3", "88", "88", "88"])
+    session.press("confirm")
+    session.dice([])
+    assert session.prompt().title.startswith("LOCK")  # all six onto the DeLorean
+    session.press("confirm")
+    update = session.dice(["4", "5"])  # the 2 and 3 came back and were rolled
+    assert update.prompt.title == "ROLL AGAIN: 4 5"
+    session.press("confirm")
+    state = session.match.state
+    assert state.doubleback and state.roll == ("4", "5")
+
+
+def test_a_paradox_target_is_chosen_from_a_menu(journal):
+    session = set_up(journal, ("Ana", "Ben", "Cy"))
+    session.dice(["flux", "flux", "88", "88", "5", "5"])
+    session.press("confirm")
+    update = session.dice(["5", "5"])
+    assert "PARADOX" in update.prompt.title
+    session.press("confirm")
+    prompt = session.prompt()
+    assert prompt.title == "ANA: PARADOX: WHO -1?" and prompt.options == ["Ben", "Cy"]
+    pick(session, "Cy")
+    assert session.match.state.current.name == "Ben"
+
+
+def test_a_restarted_session_resumes_the_unfinished_game(tmp_path):
+    path = tmp_path / "journal.sqlite3"
+    journal = Journal(path)
+    session = set_up(journal)
+    session.dice(["flux", "2", "3", "88", "5", "5"])
+    session.press("confirm")
+    journal.close()
+    again = Session(Journal(path), ["Ana", "Ben"], lambda title: test_pack(), title="outatime")
+    assert again.match is not None and again.match.state.roll[0] == "flux"
+    assert again.prompt().kind == "place"
+
+
+def test_buttons_at_the_wrong_moment_change_nothing(journal):
+    session = set_up(journal)
+    game = session.match.game
+    before = journal.actions(game)
+    for name in ("confirm", "end", "back", "next", "prev", "menu"):
+        session.press(name)
+    assert journal.actions(game) == before and session.prompt().kind == "roll"
