@@ -177,7 +177,10 @@ def _replay_stop(engine, state, done: int, message: str) -> int:
 
 
 def cmd_cards_list(args) -> int:
-    pack = demo_pack(args.title) if args.demo else owner_pack(args.title)
+    try:
+        pack = demo_pack(args.title) if args.demo else owner_pack(args.title)
+    except PackError as exc:
+        raise UserError(str(exc)) from exc
     where = pack.path
     if not pack.cards:
         print(f"no cards registered for {args.title} ({where}); add one with `companion cards add`")
