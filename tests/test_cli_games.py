@@ -1,0 +1,398 @@
+"""The engine commands: replay, cards, journal, demo, bench engine."""
+
+from __future__ import annotations
+
+import json
+import os
+import random
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+import pytest
+
+from companion.bots import outatime_bot, play
+from companion.cli import main
+from companion.content import demo_pack, owner_pack, owner_pack_path
+from companion.games import outatime
+from companion.games.api import RuleError
+from companion.journal import Journal
+from companion.match import replay
+
+ROOT = Path(__file__).resolve().parents[1]
+NAMES = ["Ana", "Ben", "Cat"]
+
+
+def seeded_actions(seed: int, names=NAMES, pack=None) -> list[dict]:
+    rng = random.Random(seed)
+    state = outatime.new_game(list(names), {}, pack or demo_pack("outatime"))
+    return [action for action, _, _ in play(outatime, state, rng, bot=outatime_bot)]
+
+
+def engine_state(actions: list[dict], names=NAMES, pack=None) -> outatime.State:
+    state = outatime.new_game(list(names), {}, pack or demo_pack("outatime"))
+    for action in actions:
+        state, _ = outatime.apply(state, action)
+    return state
+
+
+def write_script(path: Path, actions: list[dict], setup: dict | None = None, extra=()) -> Path:
+    setup = setup or {"type": "setup", "players": NAMES, "pack": "demo"}
+    lines = ["# a replay script", json.dumps(setup), ""]
+    lines += [json.dumps(a) for a in actions]
+    lines += list(extra)
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def assert_final_matches(out: dict, state: outatime.State, count: int) -> None:
+    """The printed final state shows what the engine reached, player by player."""
+    assert out["actions"] == count
+    assert out["phase"] == state.phase
+    assert out["winner"] == state.winner
+    assert out["delorean"] == list(state.delorean)
+    if state.phase not in ("deal", "choose"):
+        assert out["turn"] == state.current.name
+    assert [p["name"] for p in out["players"]] == [p.name for p in state.players]
+    for shown, p in zip(out["players"], state.players, strict=True):
+        assert shown["active"] == p.active
+        assert shown["step"] == p.progress
+        assert shown["cards_completed"] == len(p.completed)
+        assert shown["next"] == p.next
+
+
+@pytest.fixture
+def memory_tmp(monkeypatch):
+    """Temporary files on tmpfs where there is one: the demo and the benchmark sync every
+    journal append, and on a busy disk that measures the disk, not the command under test."""
+    shm = Path("/dev/shm")
+    if not (shm.is_dir() and os.access(shm, os.W_OK)):
+        yield
+        return
+    where = tempfile.mkdtemp(dir=shm, prefix="companion-test-")
+    monkeypatch.setattr(tempfile, "tempdir", where)
+    yield
+    shutil.rmtree(where, ignore_errors=True)
+
+
+# --------------------------------------------------------------------------- replay
+
+
+def test_replay_of_a_whole_game_prints_the_final_state(tmp_path, capsys, companion_home):
+    actions = seeded_actions(4)
+    script = write_script(tmp_path / "game.jsonl", actions)
+    assert main(["replay", "--title", "outatime", str(script)]) == 0
+    captured = capsys.readouterr()
+    out = json.loads(captured.out)
+    state = engine_state(actions)
+    assert out["winner"] in NAMES and out["winner"] == state.winner
+    assert_final_matches(out, state, len(actions))
+    assert captured.err == ""
+
+
+def test_replay_stopping_mid_game_shows_turn_dice_and_cards(tmp_path, capsys, companion_home):
+    actions = seeded_actions(9)
+    # stop right after a lock, so dice sit on the DeLorean
+    cut = next(i for i, a in enumerate(actions) if i > 30 and a["type"] == "lock") + 1
+    script = write_script(tmp_path / "part.jsonl", actions[:cut])
+    assert main(["replay", "--title", "outatime", str(script)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    state = engine_state(actions[:cut])
+    assert out["winner"] is None and out["delorean"]
+    assert_final_matches(out, state, cut)
+    assert out["players"][0]["active"] is not None
+
+
+@pytest.mark.parametrize(
+    "bad, reason",
+    [
+        ('{"type": "lock", "dice": [', "not valid JSON"),
+        ("[1, 2]", "must be a JSON object"),
+        ('{"type": "doubleback"}', None),  # None: the engine's own reason
+        ('{"type": "end", "player": "Ana"}', None),
+        ('{"type": "teleport"}', "unknown action type 'teleport'"),
+        ('{"type": "lock", "dice": ["7"]}', None),
+    ],
+)
+def test_replay_stops_at_a_bad_line_naming_it(tmp_path, capsys, companion_home, bad, reason):
+    actions = seeded_actions(6)
+    # a point where the current player has just rolled: ending or doubling back is refused
+    cut = next(i for i, a in enumerate(actions) if i > 12 and a["type"] == "roll") + 1
+    script = write_script(tmp_path / "bad.jsonl", actions[:cut], extra=[bad, json.dumps({})])
+    bad_line = 3 + cut + 1  # comment, setup, blank line, then the actions
+    reached = engine_state(actions[:cut])
+    if reason is None:
+        with pytest.raises(RuleError) as refused:
+            outatime.apply(reached, json.loads(bad))
+        reason = str(refused.value)
+    assert main(["replay", "--title", "outatime", str(script)]) == 2
+    captured = capsys.readouterr()
+    assert f"{script}:{bad_line}:" in captured.err
+    assert reason in captured.err
+    # the state reached before the bad line is still printed
+    out = json.loads(captured.out)
+    assert_final_matches(out, reached, cut)
+
+
+def test_replay_needs_a_setup_line_first(tmp_path, capsys, companion_home):
+    script = tmp_path / "nosetup.jsonl"
+    script.write_text('{"type": "end"}\n', encoding="utf-8")
+    assert main(["replay", "--title", "outatime", str(script)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert f"{script}:1:" in captured.err and "first line must be the setup" in captured.err
+
+
+def test_replay_of_an_empty_script(tmp_path, capsys, companion_home):
+    script = tmp_path / "empty.jsonl"
+    script.write_text("# nothing here\n\n", encoding="utf-8")
+    assert main(["replay", "--title", "outatime", str(script)]) == 2
+    assert "no setup line" in capsys.readouterr().err
+
+
+def test_replay_with_a_bad_setup(tmp_path, capsys, companion_home):
+    script = write_script(
+        tmp_path / "solo.jsonl", [], setup={"type": "setup", "players": ["Solo"], "pack": "demo"}
+    )
+    assert main(["replay", "--title", "outatime", str(script)]) == 2
+    err = capsys.readouterr().err
+    assert f"{script}:2:" in err and "2-6 players" in err
+    # the owner's pack when none is registered: says how to register cards
+    script = write_script(
+        tmp_path / "owner.jsonl", [], setup={"type": "setup", "players": NAMES, "pack": "owner"}
+    )
+    assert main(["replay", "--title", "outatime", str(script)]) == 2
+    assert "companion cards add" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize("kind", ["missing", "directory", "not_utf8"])
+def test_replay_of_an_unreadable_file(tmp_path, capsys, companion_home, kind):
+    path = tmp_path / "script.jsonl"
+    if kind == "directory":
+        path.mkdir()
+    elif kind == "not_utf8":
+        path.write_bytes(b"\xff\xfe\xfa not text")
+    assert main(["replay", "--title", "outatime", str(path)]) == 2
+    captured = capsys.readouterr()
+    assert captured.out == ""
+    assert str(path) in captured.err and "cannot read the script" in captured.err
+
+
+def test_replay_through_a_real_process(tmp_path, companion_home):
+    actions = seeded_actions(12)
+    script = write_script(tmp_path / "game.jsonl", actions)
+    env = dict(os.environ, PYTHONPATH=str(ROOT), COMPANION_HOME=str(companion_home))
+    ok = subprocess.run(
+        [sys.executable, "-m", "companion", "replay", "--title", "outatime", str(script)],
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert ok.returncode == 0, ok.stderr
+    assert_final_matches(json.loads(ok.stdout), engine_state(actions), len(actions))
+    # from standard input, with an illegal action: exit code 2 and the reason on stderr
+    lines = script.read_text().splitlines()[:10] + ['{"type": "end"}']
+    bad = subprocess.run(
+        [sys.executable, "-m", "companion", "replay", "--title", "outatime", "-"],
+        input="\n".join(lines) + "\n",
+        capture_output=True,
+        text=True,
+        env=env,
+        timeout=60,
+    )
+    assert bad.returncode == 2
+    assert "-:11:" in bad.stderr and "Traceback" not in bad.stderr
+    assert json.loads(bad.stdout)["actions"] == 7
+
+
+# --------------------------------------------------------------------------- cards
+
+
+def cards(*args: str) -> list[str]:
+    return ["cards", *args]
+
+
+def test_cards_add_list_remove(capsys, companion_home):
+    assert main(cards("list")) == 0
+    assert "no cards registered" in capsys.readouterr().out
+
+    assert main(cards("add", "--id", "blue-1", "--kind", "0.3", "--steps", "3,4,2,5")) == 0
+    out = capsys.readouterr().out
+    assert "registered blue-1" in out and str(owner_pack_path("outatime")) in out
+    assert (
+        main(cards("add", "--id", "td-a", "--kind", "td", "--steps", "2 5-4", "--note", "hi")) == 0
+    )
+    capsys.readouterr()
+    pack = owner_pack("outatime")
+    assert [(c["id"], c["kind"], c["steps"], c["source"]) for c in pack.cards] == [
+        ("blue-1", "0.3", [3, 4, 2, 5], "owner"),
+        ("td-a", "td", [2, 5, 4], "owner"),
+    ]
+    assert pack.card("td-a")["note"] == "hi"
+
+    assert main(cards("list")) == 0
+    out = capsys.readouterr().out
+    assert "2 cards" in out and "blue-1" in out and "3-4-2-5" in out and "# hi" in out
+    assert "DEMO" not in out
+
+    assert main(cards("remove", "blue-1")) == 0
+    assert "removed blue-1" in capsys.readouterr().out
+    assert [c["id"] for c in owner_pack("outatime").cards] == ["td-a"]
+
+
+@pytest.mark.parametrize(
+    "args, words",
+    [
+        (["--id", "x", "--kind", "0.5", "--steps", "2,3"], ["kind", "0.5"]),
+        (["--id", "x", "--kind", "0.2", "--steps", "3,x"], ["--steps", "3,x", "3,4,2,5"]),
+        (["--id", "x", "--kind", "0.2", "--steps", "3,7"], ["step 7"]),
+        (["--id", "x", "--kind", "0.2", "--steps", ","], ["steps"]),
+    ],
+)
+def test_cards_add_refuses_bad_cards(capsys, companion_home, args, words):
+    assert main(cards("add", *args)) == 2
+    err = capsys.readouterr().err
+    for word in words:
+        assert word in err
+    assert not owner_pack_path("outatime").exists()  # nothing half-written
+
+
+def test_cards_add_refuses_a_duplicate_id(capsys, companion_home):
+    assert main(cards("add", "--id", "x", "--kind", "0.2", "--steps", "2,3")) == 0
+    assert main(cards("add", "--id", "x", "--kind", "0.4", "--steps", "5")) == 2
+    assert "already registered" in capsys.readouterr().err
+    assert [c["kind"] for c in owner_pack("outatime").cards] == ["0.2"]
+
+
+def test_cards_remove_an_unknown_id(capsys, companion_home):
+    assert main(cards("remove", "nope")) == 2
+    assert "no registered card 'nope'" in capsys.readouterr().err
+
+
+@pytest.mark.parametrize(
+    "text",
+    [
+        'garbage = = "\n',
+        '[pack]\ntitle = "outatime"\n[[card]]\nid = "x"\nkind = "0.2"\nsteps = [2, 9]\n',
+    ],
+    ids=["bad_toml", "bad_step"],
+)
+def test_a_hand_broken_owner_file_gives_a_clear_message(capsys, companion_home, text):
+    path = owner_pack_path("outatime")
+    path.parent.mkdir(parents=True)
+    path.write_text(text, encoding="utf-8")
+    for argv in (
+        cards("list"),
+        cards("add", "--id", "y", "--kind", "0.2", "--steps", "2"),
+        cards("remove", "x"),
+    ):
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert err.startswith("companion: ") and str(path) in err, argv
+    assert path.read_text(encoding="utf-8") == text  # the owner's file is left as it was
+
+
+def test_cards_list_demo_says_it_is_invented(capsys, companion_home):
+    assert main(cards("list", "--demo")) == 0
+    out = capsys.readouterr().out
+    assert "DEMO" in out and "invented" in out and "not the printed cards" in out
+    assert "50 cards" in out
+    assert out.count(" demo\n") == 50  # every entry shows its provenance
+
+
+def test_owner_cards_play_through_replay(tmp_path, capsys, companion_home):
+    """Cards registered with `cards add` are the deck of a replay with pack "owner"."""
+    layout = {"0.2": ["2", "5,3"], "0.3": ["4,4", "3", "2,2,2", "5,4,3,2,5"], "0.4": ["3,3,3", "5"]}
+    layout["td"] = ["2,3,4,5,2,3", "4"]
+    for kind, steps_list in layout.items():
+        for i, steps in enumerate(steps_list):
+            argv = cards("add", "--id", f"own-{kind}-{i}", "--kind", kind, "--steps", steps)
+            assert main(argv) == 0
+    capsys.readouterr()
+    pack = owner_pack("outatime")
+    assert len(pack.cards) == 10
+    actions = seeded_actions(5, names=["Ana", "Ben"], pack=pack)
+    script = write_script(
+        tmp_path / "own.jsonl",
+        actions,
+        setup={"type": "setup", "players": ["Ana", "Ben"], "pack": "owner"},
+    )
+    assert main(["replay", "--title", "outatime", str(script)]) == 0
+    out = json.loads(capsys.readouterr().out)
+    assert out["winner"] in ("Ana", "Ben")
+    assert_final_matches(out, engine_state(actions, ["Ana", "Ben"], pack), len(actions))
+
+
+# --------------------------------------------------------------------------- demo and journal
+
+
+def test_demo_prints_a_winner_and_journal_list_export(tmp_path, capsys, companion_home):
+    path = tmp_path / "night.sqlite3"
+    assert main(["demo", "--players", "3", "--seed", "7", "--journal", str(path)]) == 0
+    out = capsys.readouterr().out
+    assert "demo deck (invented cards" in out
+    last = out.strip().splitlines()[-1]
+    assert last.startswith("Game over after ") and last.endswith(" wins.")
+    winner = last.split(": ")[-1].removesuffix(" wins.")
+    assert winner in ("Marty", "Doc", "Jennifer")
+
+    assert main(["journal", "list", "--journal", str(path)]) == 0
+    listing = capsys.readouterr().out.strip().splitlines()
+    assert len(listing) == 1
+    journal = Journal(path)
+    count = len(journal.actions(1))
+    journal.close()
+    assert f" {count} actions" in listing[0] and "finished" in listing[0]
+    assert "unfinished" not in listing[0]
+    assert f"{count} recorded actions" in last
+
+    assert main(["journal", "export", "--journal", str(path)]) == 0
+    data = json.loads(capsys.readouterr().out)
+    assert data["game"] == 1 and data["title"] == "outatime"
+    assert data["setup"]["players"] == ["Marty", "Doc", "Jennifer"]
+    assert data["setup"]["pack"]["source"] == "demo"
+    assert len(data["actions"]) == count == len(data["records"])
+    state = replay(data["setup"], data["actions"])
+    assert state.winner == winner
+
+    assert main(["journal", "export", "--journal", str(path), "--game", "9"]) == 2
+    assert "no game 9" in capsys.readouterr().err
+
+
+def test_demo_is_reproducible_and_checks_players(capsys, companion_home, memory_tmp):
+    assert main(["demo", "--players", "2", "--seed", "3"]) == 0
+    first = capsys.readouterr().out
+    assert main(["demo", "--players", "2", "--seed", "3"]) == 0
+    assert capsys.readouterr().out == first
+    assert main(["demo", "--players", "7"]) == 2
+    assert "2-6 players" in capsys.readouterr().err
+
+
+def test_journal_commands_use_the_state_dir_and_handle_bad_files(tmp_path, capsys, companion_home):
+    assert main(["journal", "list"]) == 0  # default journal under COMPANION_HOME, empty
+    assert capsys.readouterr().out == ""
+    assert (companion_home / "journal.sqlite3").exists()
+    assert main(["journal", "export"]) == 2
+    assert "no games yet" in capsys.readouterr().err
+
+    broken = tmp_path / "broken.sqlite3"
+    broken.write_bytes(random.Random(0).randbytes(8192))
+    for sub in ("list", "export"):
+        assert main(["journal", sub, "--journal", str(broken)]) == 2
+        err = capsys.readouterr().err
+        assert str(broken) in err and "Move the file aside" in err
+
+
+def test_bench_engine_prints_one_json_line(capsys, companion_home, memory_tmp):
+    assert main(["bench", "engine", "--json", "--seconds", "0.3"]) == 0
+    lines = capsys.readouterr().out.strip().splitlines()
+    assert len(lines) == 1
+    result = json.loads(lines[0])
+    assert result["actions_per_s"] > 0
+    assert result["stall_odds_ms"] >= 0
+    assert result["replay_ms"] >= 0
+    assert result["replay_actions"] >= 2000
+    assert result["games"] >= 1 and result["actions"] >= 1
