@@ -1,0 +1,159 @@
+"""Retrain the face classifiers that ``companion read`` uses without a profile.
+
+Reproducible from public inputs: synthetic trays rendered by ``companion.vision.synth`` and,
+for d6, the dev photos (YOLO-labelled folder). The photos are split by the date in their file
+name (IMG_YYYYMMDD_*), so a model can be trained on one day and scored on the other.
+
+    pip install torch==2.13.0 onnx      # training only; reading needs just OpenCV
+    python calibration/train_face_model.py --dice d6 \
+        --dev ../shared/data/dice-photos/d6-tray-dev --train all \
+        --out companion/vision/models/d6_faces.onnx
+    python calibration/train_face_model.py --dice outatime \
+        --out companion/vision/models/outatime_faces.onnx
+    python calibration/train_face_model.py --dice back_in_time \
+        --out companion/vision/models/back_in_time_faces.onnx
+
+The network is small (about 100k weights) and runs through cv2.dnn at reading time.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from companion.vision.dataset import (  # noqa: E402
+    CROP,
+    NONE,
+    labelled_crops,
+    synthetic_crops,
+)
+from companion.vision.faces import FACE_SETS  # noqa: E402
+from companion.vision.labeled import load_labeled_dir  # noqa: E402
+
+CLASSES: list[str] = []
+
+
+def split(items, which: str):
+    days = sorted({it.image.name.split("_")[1] for it in items})
+    if which == "all":
+        return items
+    day = days[0] if which == "A" else days[1]
+    return [it for it in items if it.image.name.split("_")[1] == day]
+
+
+def arrays(pairs):
+    xs, ys = [], []
+    for crop, face in pairs:
+        xs.append(crop)
+        ys.append(CLASSES.index(face))
+    return np.array(xs, np.uint8), np.array(ys, np.int64)
+
+
+def build_model():
+    import torch.nn as nn
+
+    def block(i, o):
+        return [nn.Conv2d(i, o, 3, padding=1, bias=False), nn.BatchNorm2d(o), nn.ReLU()]
+
+    return nn.Sequential(
+        *block(3, 24), *block(24, 24), nn.MaxPool2d(2),
+        *block(24, 48), *block(48, 48), nn.MaxPool2d(2),
+        *block(48, 64), *block(64, 64), nn.MaxPool2d(2),
+        *block(64, 96), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2),
+        nn.Linear(96, len(CLASSES)),
+    )
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--dice", choices=list(FACE_SETS), default="d6")
+    ap.add_argument("--dev", help="YOLO-labelled photo folder of this face set (optional)")
+    ap.add_argument("--train", choices=["A", "B", "all"], default="all",
+                    help="photos to learn from (A = first day, B = second day)")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--copies", type=int, default=12, help="jittered copies per photo die")
+    ap.add_argument("--synthetic-frames", type=int, default=400)
+    ap.add_argument("--epochs", type=int, default=30)
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+
+    import torch
+    import torch.nn.functional as F
+
+    torch.manual_seed(args.seed)
+    CLASSES[:] = [*FACE_SETS[args.dice].faces, NONE]
+    # Pip faces read the same in a mirror; numerals and emblems do not.
+    mirror_ok = args.dice == "d6"
+    t0 = time.time()
+    held = []
+    xr = np.zeros((0, CROP, CROP, 3), np.uint8)
+    yr = np.zeros((0,), np.int64)
+    if args.dev:
+        _, items = load_labeled_dir(args.dev)
+        train_items = split(items, args.train)
+        held = [] if args.train == "all" else split(items, "B" if args.train == "A" else "A")
+        xr, yr = arrays(labelled_crops(train_items, CLASSES, copies=args.copies,
+                                       seed=args.seed))
+    xs, ys = arrays(synthetic_crops(args.dice, args.synthetic_frames, seed=args.seed,
+                                    copies=2))
+    x = np.concatenate([xr, xs])
+    y = np.concatenate([yr, ys])
+    print(f"{len(xr)} photo crops, {len(xs)} synthetic crops ({time.time() - t0:.0f}s)",
+          flush=True)
+    if held:
+        xh, yh = arrays(labelled_crops(held, CLASSES, copies=1, seed=args.seed + 7,
+                                       negatives=False))
+    xt = torch.from_numpy(x).permute(0, 3, 1, 2).float() / 255.0 - 0.5
+    yt = torch.from_numpy(y)
+    model = build_model()
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    steps = args.epochs * ((len(xt) + 127) // 128)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=steps)
+    for epoch in range(args.epochs):
+        model.train()
+        perm = torch.randperm(len(xt))
+        total = correct = 0
+        for i in range(0, len(xt), 128):
+            idx = perm[i:i + 128]
+            xb, yb = xt[idx], yt[idx]
+            # Quarter turns and mirror images leave a pip face's value unchanged.
+            k = int(torch.randint(0, 4, (1,)))
+            xb = torch.rot90(xb, k, (2, 3))
+            if mirror_ok and torch.rand(1) < 0.5:
+                xb = torch.flip(xb, (3,))
+            out = model(xb)
+            loss = F.cross_entropy(out, yb, label_smoothing=0.05)
+            opt.zero_grad()
+            loss.backward()
+            opt.step()
+            sched.step()
+            total += len(yb)
+            correct += int((out.argmax(1) == yb).sum())
+        msg = f"epoch {epoch + 1}/{args.epochs} train acc {correct / total:.4f}"
+        if held:
+            model.eval()
+            with torch.no_grad():
+                xe = torch.from_numpy(xh).permute(0, 3, 1, 2).float() / 255.0 - 0.5
+                pe = model(xe).argmax(1).numpy()
+            msg += f" held-out crop acc {(pe == yh).mean():.4f} ({len(yh)})"
+        print(msg, flush=True)
+    model.eval()
+    dummy = torch.zeros(1, 3, CROP, CROP)
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(model, dummy, str(out), input_names=["crop"], output_names=["logits"],
+                      dynamic_axes={"crop": {0: "n"}, "logits": {0: "n"}}, opset_version=13,
+                      dynamo=False)
+    out.with_suffix(".classes.txt").write_text("\n".join(CLASSES) + "\n", encoding="utf-8")
+    print(f"wrote {out} ({out.stat().st_size // 1024} KB)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

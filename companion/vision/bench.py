@@ -1,0 +1,126 @@
+"""Score the reader on a YOLO-labelled folder: detection, faces, whole rolls, speed."""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections import Counter
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+from .detect import Blob
+from .labeled import LabeledImage
+from .reader import DiceReader
+from .types import UNKNOWN, Die
+
+
+@dataclass
+class Score:
+    """Running totals; ``summary()`` turns them into the reported numbers."""
+
+    labelled: int = 0
+    found: int = 0
+    extra: int = 0
+    right: int = 0
+    unknown: int = 0
+    images: int = 0
+    rolls_right: int = 0
+    ms: list[float] = field(default_factory=list)
+    confusion: Counter = field(default_factory=Counter)  # (true, read) -> count
+    mistakes: list[dict] = field(default_factory=list)
+
+    def add(self, item: LabeledImage, dice: Iterable[Die], ms: float) -> None:
+        from .dataset import match_blobs
+
+        dice = list(dice)
+        blobs = [Blob(d.x, d.y, d.w, d.h, 0.0) for d in dice]
+        matched, unmatched = match_blobs(blobs, item.boxes)
+        extra = [i for i in unmatched
+                 if not any(g.contains(dice[i].x, dice[i].y, 0.1) for g in item.ignore)]
+        self.images += 1
+        self.labelled += len(item.boxes)
+        self.found += len(matched)
+        self.extra += len(extra)
+        self.ms.append(ms)
+        all_right = not extra and len(matched) == len(item.boxes)
+        for i, j in matched.items():
+            truth, read = item.boxes[j].face, dice[i].face
+            self.confusion[(truth, read)] += 1
+            if read == truth:
+                self.right += 1
+            else:
+                all_right = False
+                self.unknown += read == UNKNOWN
+                self.mistakes.append({"image": str(item.image), "x": round(dice[i].x),
+                                      "y": round(dice[i].y), "true": truth, "read": read,
+                                      "confidence": round(dice[i].confidence, 3)})
+        for j in range(len(item.boxes)):
+            if j not in matched.values():
+                self.confusion[(item.boxes[j].face, "missed")] += 1
+                self.mistakes.append({"image": str(item.image), "x": round(item.boxes[j].cx),
+                                      "y": round(item.boxes[j].cy),
+                                      "true": item.boxes[j].face, "read": "missed"})
+        for i in extra:
+            self.confusion[("none", dice[i].face)] += 1
+            self.mistakes.append({"image": str(item.image), "x": round(dice[i].x),
+                                  "y": round(dice[i].y), "true": "none",
+                                  "read": dice[i].face})
+        self.rolls_right += all_right
+
+    def summary(self) -> dict:
+        ms = sorted(self.ms) or [0.0]
+        return {
+            "images": self.images,
+            "labelled_dice": self.labelled,
+            "recall": self.found / max(self.labelled, 1),
+            "precision": self.found / max(self.found + self.extra, 1),
+            "die_accuracy": self.right / max(self.labelled, 1),
+            "die_accuracy_of_found": self.right / max(self.found, 1),
+            "unknown": self.unknown,
+            "roll_accuracy": self.rolls_right / max(self.images, 1),
+            "ms_median": statistics.median(ms),
+            "ms_p90": float(np.percentile(ms, 90)),
+            "confusion": {f"{t}->{r}": n for (t, r), n in sorted(self.confusion.items())},
+        }
+
+
+def run(reader: DiceReader, items: list[LabeledImage],
+        progress: Callable[[int, int], None] | None = None) -> Score:
+    """Read every labelled image and score it. Timing covers recognition only."""
+    score = Score()
+    for k, item in enumerate(items):
+        image = cv2.imread(str(item.image))
+        if image is None:
+            continue
+        t0 = time.perf_counter()
+        result = reader.analyse(image)
+        ms = (time.perf_counter() - t0) * 1000.0
+        score.add(item, result.dice, ms)
+        if progress:
+            progress(k + 1, len(items))
+    return score
+
+
+def format_report(s: dict, faces: list[str]) -> str:
+    lines = [
+        f"images {s['images']}, labelled dice {s['labelled_dice']}",
+        f"detection recall    {s['recall']:.4f}",
+        f"detection precision {s['precision']:.4f}",
+        f"per-die accuracy    {s['die_accuracy']:.4f} "
+        f"(of found dice {s['die_accuracy_of_found']:.4f}; read as '?': {s['unknown']})",
+        f"roll accuracy       {s['roll_accuracy']:.4f}",
+        f"ms per image        median {s['ms_median']:.1f}, p90 {s['ms_p90']:.1f}",
+        "confusion (rows true, columns read):",
+    ]
+    cols = [*faces, UNKNOWN, "missed"]
+    conf = {tuple(k.split("->")): v for k, v in s["confusion"].items()}
+    lines.append("      " + "".join(f"{c:>8}" for c in cols))
+    for t in [*faces, "none"]:
+        row = [conf.get((t, c), 0) for c in cols]
+        if t == "none" and not any(row):
+            continue
+        lines.append(f"{t:>6}" + "".join(f"{v:>8}" for v in row))
+    return "\n".join(lines)

@@ -1,0 +1,157 @@
+"""Tell which face a die crop shows.
+
+Two classifiers behind one call, ``classify(crops) -> [(face, confidence)]``:
+
+* ``TemplateClassifier``: correlates the crop's marks with a profile's face templates at four
+  quarter turns and small shifts. Works for any face art (pips, numerals, emblems) and learns
+  from a handful of labelled photos.
+* ``NetClassifier``: a small ONNX network run by cv2.dnn, used for d6 pips when no profile is
+  given (see ``calibration/train_face_model.py``).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .dataset import CROP, NONE
+from .profile import TEMPLATE, DiceProfile
+
+_OFF = (CROP - TEMPLATE) // 2
+_SHIFTS = [(dx, dy) for dy in (-2, -1, 0, 1, 2) for dx in (-2, -1, 0, 1, 2)]
+
+
+def body_lab(crop: np.ndarray) -> np.ndarray:
+    """Median Lab colour of the die face (the marks cover well under half of it)."""
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2Lab)
+    c = lab[_OFF:_OFF + TEMPLATE, _OFF:_OFF + TEMPLATE].reshape(-1, 3)
+    return np.median(c, axis=0).astype(np.float32)
+
+
+def ink_map(crop: np.ndarray) -> np.ndarray:
+    """How far each pixel of a ``CROP`` x ``CROP`` die crop is from the body colour, 0..1.
+
+    Scaled by its own high percentile, so dark-on-light, light-on-dark and coloured marks all
+    look alike and the light level does not matter.
+    """
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2Lab).astype(np.float32)
+    d = lab - body_lab(crop)
+    ink = np.sqrt(d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
+    ink = cv2.GaussianBlur(ink, (0, 0), 0.8)
+    inner = ink[_OFF:_OFF + TEMPLATE, _OFF:_OFF + TEMPLATE]
+    top = float(np.percentile(inner, 98))
+    return np.clip(ink / max(top, 8.0), 0.0, 1.0)
+
+
+def template_of(crop: np.ndarray) -> np.ndarray:
+    """The 24 x 24 centre of the ink map as uint8: what a profile stores per face sample."""
+    ink = ink_map(crop)
+    return (ink[_OFF:_OFF + TEMPLATE, _OFF:_OFF + TEMPLATE] * 255).round().astype(np.uint8)
+
+
+def _norm_rows(m: np.ndarray) -> np.ndarray:
+    m = m - m.mean(axis=1, keepdims=True)
+    return m / (np.linalg.norm(m, axis=1, keepdims=True) + 1e-6)
+
+
+class TemplateClassifier:
+    """Match crops against a profile's templates.
+
+    >>> from companion.vision.defaults import default_profile
+    >>> clf = TemplateClassifier(default_profile("outatime"))
+    >>> sorted(clf.faces)
+    ['2', '3', '4', '5', '88', 'flux']
+    """
+
+    def __init__(self, profile: DiceProfile) -> None:
+        self.profile = profile
+        self.faces = profile.faces
+        rows, owners = [], []
+        for fi, face in enumerate(self.faces):
+            for t in profile.templates[face]:
+                t = t.astype(np.float32) / 255.0
+                for k in range(4):
+                    rows.append(np.rot90(t, k).ravel())
+                    owners.append(fi)
+        self.bank = _norm_rows(np.array(rows, np.float32))
+        self.owner = np.array(owners)
+
+    def scores(self, crop: np.ndarray) -> np.ndarray:
+        """Best correlation of the crop with each face (any quarter turn, small shift)."""
+        ink = ink_map(crop)
+        wins = np.array([
+            ink[_OFF + dy:_OFF + dy + TEMPLATE, _OFF + dx:_OFF + dx + TEMPLATE].ravel()
+            for dx, dy in _SHIFTS
+        ], np.float32)
+        sims = (_norm_rows(wins) @ self.bank.T).max(axis=0)
+        out = np.full(len(self.faces), -1.0, np.float32)
+        np.maximum.at(out, self.owner, sims)
+        return out
+
+    def classify(self, crops: list[np.ndarray]) -> list[tuple[str, float]]:
+        result = []
+        for crop in crops:
+            s = self.scores(crop)
+            order = np.argsort(s)[::-1]
+            best = float(s[order[0]])
+            second = float(s[order[1]]) if len(order) > 1 else -1.0
+            # Sure when the match is good and clearly better than any other face.
+            conf = np.clip((best - 0.35) / 0.35, 0, 1) * np.clip((best - second) / 0.12, 0, 1)
+            result.append((self.faces[order[0]], float(conf)))
+        return result
+
+
+class NetClassifier:
+    """Run the d6 face network through cv2.dnn (CPU), averaging four quarter turns.
+
+    Returns face ``"none"`` for a crop that is not a die at all.
+    """
+
+    def __init__(self, model: str | Path) -> None:
+        model = Path(model)
+        self.net = cv2.dnn.readNetFromONNX(str(model))
+        names = model.with_suffix(".classes.txt")
+        self.classes = names.read_text(encoding="utf-8").split()
+
+    def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
+        if not crops:
+            return np.zeros((0, len(self.classes)), np.float32)
+        batch = np.stack([np.rot90(c, k) for c in crops for k in range(4)])
+        blob = batch.transpose(0, 3, 1, 2).astype(np.float32) / 255.0 - 0.5
+        self.net.setInput(np.ascontiguousarray(blob))
+        logits = self.net.forward().reshape(len(crops), 4, -1)
+        e = np.exp(logits - logits.max(axis=2, keepdims=True))
+        p = e / e.sum(axis=2, keepdims=True)
+        return p.mean(axis=1)
+
+    def classify(self, crops: list[np.ndarray]) -> list[tuple[str, float]]:
+        p = self.probabilities(crops)
+        idx = p.argmax(axis=1)
+        return [(self.classes[i], float(p[j, i])) for j, i in enumerate(idx)]
+
+
+def nearest_colour(crop: np.ndarray, colours: dict[str, tuple[int, int, int]]
+                   ) -> tuple[str | None, float]:
+    """Name of the die colour nearest to the crop's body colour, with a 0..1 confidence.
+
+    Chroma (a, b) weighs more than lightness, which the table light changes most.
+    """
+    if not colours:
+        return None, 1.0
+    body = body_lab(crop)
+    names = list(colours)
+    ref = cv2.cvtColor(np.array([[colours[n] for n in names]], np.uint8),
+                       cv2.COLOR_BGR2Lab)[0].astype(np.float32)
+    d = np.sqrt(0.3 * (ref[:, 0] - body[0]) ** 2 + (ref[:, 1] - body[1]) ** 2
+                + (ref[:, 2] - body[2]) ** 2)
+    order = np.argsort(d)
+    if len(order) == 1:
+        return names[order[0]], 1.0
+    d1, d2 = float(d[order[0]]), float(d[order[1]])
+    return names[order[0]], float(np.clip((d2 - d1) / (d2 + 1e-6) / 0.3, 0, 1))
+
+
+__all__ = ["NONE", "NetClassifier", "TemplateClassifier", "ink_map", "nearest_colour",
+           "template_of"]

@@ -1,0 +1,143 @@
+"""Die crops with labels, for teaching the face classifier and for profiles.
+
+Everything here is deterministic given a seed, so a model can be retrained bit for bit
+from the same photos and renders.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Iterator
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .detect import Blob, find_dice, refine_blob
+from .labeled import Box, LabeledImage
+from .pips import die_crop
+
+CROP = 32  # classifier input side in pixels
+MARGIN = 1.15  # crop side as a multiple of the die side: the whole top face plus a rim
+NONE = "none"  # class of crops that are not a die (tray marks, holes, wall pieces)
+
+
+def match_blobs(blobs: Iterable[Blob], boxes: Iterable[Box], margin: float = 0.1
+                ) -> tuple[dict[int, int], list[int]]:
+    """Greedy match of blob centres to labelled boxes (nearest centre inside the box).
+
+    Returns {blob index: box index} and the indices of unmatched blobs.
+    """
+    blobs, boxes = list(blobs), list(boxes)
+    pairs = []
+    for i, b in enumerate(blobs):
+        for j, bx in enumerate(boxes):
+            if bx.contains(b.cx, b.cy, margin):
+                pairs.append((np.hypot(b.cx - bx.cx, b.cy - bx.cy), i, j))
+    pairs.sort()
+    used_b: set[int] = set()
+    used_x: set[int] = set()
+    out: dict[int, int] = {}
+    for _, i, j in pairs:
+        if i in used_b or j in used_x:
+            continue
+        out[i] = j
+        used_b.add(i)
+        used_x.add(j)
+    return out, [i for i in range(len(blobs)) if i not in used_b]
+
+
+def _jittered(image: np.ndarray, cx: float, cy: float, side: float, angle: float,
+              rng: np.random.Generator, jitter: bool) -> np.ndarray:
+    if jitter:
+        cx += rng.normal(0, 0.05) * side
+        cy += rng.normal(0, 0.05) * side
+        side *= rng.uniform(0.9, 1.12)
+        angle += rng.uniform(0, 360)
+    crop = die_crop(image, cx, cy, side * MARGIN, angle, CROP)
+    if jitter:
+        crop = photometric(crop, rng)
+    return crop
+
+
+def photometric(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Random light, colour cast, blur and noise: what another table and camera would do."""
+    f = crop.astype(np.float32)
+    f = f * rng.uniform(0.7, 1.3) + rng.uniform(-25, 25)
+    f *= rng.uniform(0.85, 1.15, 3).astype(np.float32)
+    if rng.random() < 0.3:
+        f = cv2.GaussianBlur(f, (0, 0), rng.uniform(0.3, 1.0))
+    f += rng.normal(0, rng.uniform(0, 6), f.shape).astype(np.float32)
+    return np.clip(f, 0, 255).astype(np.uint8)
+
+
+def labelled_crops(items: Iterable[LabeledImage], faces: list[str], copies: int = 1,
+                   seed: int = 0, negatives: bool = True
+                   ) -> Iterator[tuple[np.ndarray, str]]:
+    """Yield (crop, face) for every labelled die; ``copies`` > 1 adds jittered copies.
+
+    The die's angle and size come from the detector where it found the die (as at reading
+    time); otherwise from the label box. Detections matching no label and lying outside
+    ignore regions are yielded as ``"none"`` when ``negatives``.
+    """
+    rng = np.random.default_rng(seed)
+    for item in items:
+        image = cv2.imread(str(item.image))
+        if image is None:
+            continue
+        blobs = [refine_blob(image, b)[0] for b in find_dice(image).blobs]
+        matched, extra = match_blobs(blobs, item.boxes)
+        by_box = {j: blobs[i] for i, j in matched.items()}
+        for j, box in enumerate(item.boxes):
+            if box.face not in faces:
+                continue
+            b = by_box.get(j)
+            if b is not None:
+                cx, cy, side, ang = b.cx, b.cy, min(b.w, b.h), b.angle
+            else:
+                cx, cy, side, ang = box.cx, box.cy, min(box.w, box.h), 0.0
+            for k in range(copies):
+                yield _jittered(image, cx, cy, side, ang, rng, jitter=k > 0), box.face
+        if negatives:
+            for i in extra:
+                b = blobs[i]
+                if any(g.contains(b.cx, b.cy, 0.1) for g in item.ignore):
+                    continue
+                for k in range(max(1, copies // 2)):
+                    yield _jittered(image, b.cx, b.cy, min(b.w, b.h), b.angle, rng,
+                                    jitter=k > 0), NONE
+
+
+def synthetic_crops(set_name: str, n_frames: int, seed: int = 0, copies: int = 1,
+                    negatives: bool = True) -> Iterator[tuple[np.ndarray, str]]:
+    """Yield (crop, face) from synthetic trays of a face set, cut where the detector finds
+    each die (as at reading time); detections of no die are yielded as ``"none"``."""
+    from .synth import SyntheticTray
+
+    rng = np.random.default_rng(seed + 1)
+    tray = SyntheticTray(set_name, seed=seed)
+    for _ in range(n_frames):
+        image, dice = tray.render()
+        blobs = [refine_blob(image, b)[0] for b in find_dice(image).blobs]
+        boxes = [Box(d.x, d.y, d.side * 1.2, d.side * 1.2, d.face) for d in dice]
+        matched, extra = match_blobs(blobs, boxes)
+        by_box = {j: blobs[i] for i, j in matched.items()}
+        for j, d in enumerate(dice):
+            b = by_box.get(j)
+            cx, cy, side, ang = (b.cx, b.cy, min(b.w, b.h), b.angle) if b else (
+                d.x, d.y, d.side, -d.angle)
+            for k in range(copies):
+                yield _jittered(image, cx, cy, side, ang, rng, jitter=k > 0), d.face
+        if negatives:
+            for i in extra:
+                b = blobs[i]
+                yield _jittered(image, b.cx, b.cy, min(b.w, b.h), b.angle, rng, False), NONE
+
+
+def save_npz(path: Path, pairs: Iterable[tuple[np.ndarray, str]], classes: list[str]) -> int:
+    xs, ys = [], []
+    for crop, face in pairs:
+        xs.append(crop)
+        ys.append(classes.index(face))
+    np.savez_compressed(path, x=np.array(xs, np.uint8), y=np.array(ys, np.int64),
+                        classes=np.array(classes))
+    return len(xs)

@@ -1,0 +1,267 @@
+"""Find dice in a frame: colour distance from a smooth background model, then shape checks.
+
+Everything is scaled by the image size and by the measured die size, never by fixed pixels,
+so the same code works for a webcam, the Pi camera and phone photos.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+import cv2
+import numpy as np
+
+# Longest side of the image the detector works on; larger frames are shrunk for speed.
+WORK_SIDE = 640
+# Opening width as a fraction of the die side: removes tray rims and cracks, keeps dice.
+OPEN_FRACTION = 0.6
+
+
+@dataclass(frozen=True)
+class Blob:
+    """A die candidate: rotated rectangle ``(cx, cy), (w, h), angle`` in original pixels."""
+
+    cx: float
+    cy: float
+    w: float
+    h: float
+    angle: float
+    fill: float = 1.0
+
+    @property
+    def side(self) -> float:
+        return float(np.sqrt(self.w * self.h))
+
+    def bbox(self) -> tuple[float, float, float, float]:
+        """Axis-aligned box ``(cx, cy, w, h)`` around the rotated rectangle."""
+        pts = cv2.boxPoints(((self.cx, self.cy), (self.w, self.h), self.angle))
+        x0, y0 = pts.min(axis=0)
+        x1, y1 = pts.max(axis=0)
+        return self.cx, self.cy, float(x1 - x0), float(y1 - y0)
+
+
+@dataclass(frozen=True)
+class Detection:
+    """What the detector saw in one frame.
+
+    ``obstruction`` is the fraction of the frame covered by something much larger than a die
+    (a hand, an arm, a box lid): a settled reading must not be taken while it is high.
+    """
+
+    blobs: tuple[Blob, ...]
+    die_side: float
+    obstruction: float
+    mask: np.ndarray | None = None
+
+
+def background_distance(image: np.ndarray, window: float | None = None) -> np.ndarray:
+    """Per-pixel colour distance (Lab) between the image and a smooth estimate of the tray.
+
+    The tray is estimated with a median over ``window`` pixels (default a fifth of the image):
+    a median removes anything narrower than half its window (dice, pips) but keeps step edges
+    such as a tray wall, so dice lying against the wall still stand out from it.
+    """
+    h, w = image.shape[:2]
+    lab = cv2.cvtColor(cv2.GaussianBlur(image, (3, 3), 0), cv2.COLOR_BGR2Lab)
+    if window is None:
+        window = min(h, w) / 5.0
+    # Work at a scale where the window is about 25 px: fast, and fine enough for the edges.
+    s = max(1, min(4, int(window // 25)))
+    small = lab if s == 1 else cv2.resize(
+        lab, (max(8, w // s), max(8, h // s)), interpolation=cv2.INTER_AREA
+    )
+    k = int(window / s) | 1
+    k = max(3, min(k, 255, (min(small.shape[:2]) - 1) | 1))
+    if k <= 5:
+        bg = cv2.medianBlur(small, k)
+    else:
+        bg = np.dstack([cv2.medianBlur(np.ascontiguousarray(small[..., i]), k) for i in range(3)])
+    if s != 1:
+        bg = cv2.resize(bg, (w, h), interpolation=cv2.INTER_LINEAR)
+    d = lab.astype(np.float32) - bg.astype(np.float32)
+    # Lightness counts less than colour: soft shadows change L but hardly a and b.
+    return cv2.sqrt(0.5 * d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
+
+
+def _estimate_side(mask: np.ndarray) -> float:
+    """Median size of compact, square-ish blobs: the die size in this frame (0 if none)."""
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+    h, w = mask.shape[:2]
+    lo, hi = (min(h, w) / 120.0) ** 2, (min(h, w) / 5.0) ** 2
+    cand = []
+    for c in contours:
+        a = cv2.contourArea(c)
+        if not lo <= a <= hi:
+            continue
+        (_, _), (rw, rh), _ = cv2.minAreaRect(c)
+        if rw * rh > 0 and a / (rw * rh) > 0.75 and max(rw, rh) < 1.5 * min(rw, rh):
+            cand.append(np.sqrt(a))
+    return float(np.median(cand)) if cand else 0.0
+
+
+def _threshold(dist: np.ndarray) -> float:
+    med = float(np.median(dist))
+    mad = float(np.median(np.abs(dist - med))) * 1.4826 + 1e-3
+    return max(med + 6.0 * mad, 10.0)
+
+
+def _fill_holes(mask: np.ndarray, max_area: float) -> np.ndarray:
+    """Fill holes smaller than ``max_area`` (pips, glare), not the inside of a tray wall."""
+    contours, hier = cv2.findContours(mask, cv2.RETR_CCOMP, cv2.CHAIN_APPROX_SIMPLE)
+    if hier is None:
+        return mask
+    out = mask.copy()
+    holes = [c for c, hh in zip(contours, hier[0], strict=True)
+             if hh[3] >= 0 and cv2.contourArea(c) < max_area]
+    cv2.drawContours(out, holes, -1, 255, thickness=cv2.FILLED)
+    return out
+
+
+def _split(points: np.ndarray, n: int) -> list[np.ndarray]:
+    """Split the pixels of touching dice into ``n`` groups (k-means on pixel positions)."""
+    pts = points.reshape(-1, 2).astype(np.float32)
+    if n <= 1 or len(pts) < n * 4:
+        return [pts]
+    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
+    _, labels, _ = cv2.kmeans(pts, n, None, crit, 3, cv2.KMEANS_PP_CENTERS)
+    return [pts[labels.ravel() == i] for i in range(n)]
+
+
+def find_dice(image: np.ndarray, die_side: float | None = None, keep_mask: bool = False
+              ) -> Detection:
+    """Find die-shaped blobs in a BGR image.
+
+    ``die_side`` (pixels, original image) can be given when known from calibration; otherwise
+    it is measured as the median size of the blobs in this frame.
+
+    >>> import numpy as np, cv2
+    >>> img = np.full((200, 200, 3), 200, np.uint8)
+    >>> _ = cv2.rectangle(img, (50, 50), (80, 80), (0, 0, 200), -1)
+    >>> det = find_dice(img)
+    >>> len(det.blobs), round(det.blobs[0].cx)
+    (1, 65)
+    """
+    if image is None or image.ndim != 3 or image.size == 0:
+        raise ValueError("find_dice needs a colour (BGR) image")
+    h0, w0 = image.shape[:2]
+    scale = min(1.0, WORK_SIDE / max(h0, w0))
+    work = image if scale == 1.0 else cv2.resize(
+        image, (round(w0 * scale), round(h0 * scale)), interpolation=cv2.INTER_AREA
+    )
+    h, w = work.shape[:2]
+    k3 = cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (3, 3))
+    if die_side is not None:
+        side = die_side * scale
+    else:
+        dist = background_distance(work)
+        mask = (dist > _threshold(dist)).astype(np.uint8) * 255
+        mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, k3)
+        mask = _fill_holes(mask, (min(h, w) / 10.0) ** 2)
+        side = _estimate_side(mask)
+        if side <= 0:
+            side = min(h, w) / 20.0
+    dist = background_distance(work, window=3.0 * side)
+    mask = (dist > _threshold(dist)).astype(np.uint8) * 255
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, k3)
+    mask = _fill_holes(mask, 0.8 * side * side)
+    # An opening most of a die wide cuts dice free from thin tray rims and scratches.
+    ko = max(3, int(side * OPEN_FRACTION) | 1)
+    mask = cv2.morphologyEx(
+        mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (ko, ko))
+    )
+    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
+    min_area = (min(h, w) / 120.0) ** 2
+    comps = [(c, cv2.contourArea(c)) for c in contours]
+    comps = [(c, a) for c, a in comps if a >= min_area]
+    blobs: list[Blob] = []
+    big_area = 0.0
+    if side > 0:
+        unit = side * side
+        for c, a in comps:
+            ratio = a / unit
+            if ratio < 0.3:
+                continue
+            if ratio > 12:
+                # Large and solid: a hand or an arm. Thin rings (a tray wall) are not.
+                hull = cv2.contourArea(cv2.convexHull(c))
+                if hull > 0 and a / hull > 0.5:
+                    big_area += a
+                continue
+            rect = cv2.minAreaRect(c)
+            (rcx, rcy), (rw, rh), ang = rect
+            fill = a / max(rw * rh, 1e-6)
+            n = int(round(ratio)) if ratio > 1.6 else 1
+            if n == 1 and fill < 0.8 and ratio > 1.25:
+                n = 2
+            groups = [c] if n == 1 else _split(c_pixels(c, mask.shape), n)
+            for g in groups:
+                g = g.reshape(-1, 1, 2).astype(np.float32)
+                (gx, gy), (gw, gh), gang = cv2.minAreaRect(g)
+                if n > 1:
+                    # k-means groups of touching dice are pixel sets: area = pixel count.
+                    ga = float(len(g))
+                    gfill = ga / max(gw * gh, 1e-6)
+                else:
+                    ga, gfill = a, fill
+                if ga / unit < 0.3 or max(gw, gh) > 2.2 * max(min(gw, gh), 1):
+                    continue
+                blobs.append(Blob(gx / scale, gy / scale, gw / scale, gh / scale, gang,
+                                  float(gfill)))
+    return Detection(
+        tuple(blobs), side / scale if scale else side, big_area / float(h * w),
+        mask if keep_mask else None,
+    )
+
+
+def c_pixels(contour: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
+    """Pixel coordinates (x, y) inside a contour."""
+    x, y, w, h = cv2.boundingRect(contour)
+    m = np.zeros((h, w), np.uint8)
+    cv2.drawContours(m, [contour - np.array([x, y])], -1, 255, cv2.FILLED)
+    ys, xs = np.nonzero(m)
+    return np.stack([xs + x, ys + y], axis=1)
+
+
+def refine_blob(image: np.ndarray, blob: Blob) -> tuple[Blob, bool]:
+    """Fit the die body more tightly than the detector's mask, which includes the shadow.
+
+    Cuts a window twice the die size around the blob, keeps the pixels near the die's own
+    colour (marks enclosed by the body are filled in), and fits a rotated square to them.
+    Returns ``(blob, True)`` with the tighter fit, or ``(blob, False)`` unchanged when no
+    die-shaped body is found (a tray corner, a wall piece, a translucent die).
+    """
+    s = blob.side
+    size = 64
+    scale = size / (2.0 * s)
+    m = cv2.getRotationMatrix2D((blob.cx, blob.cy), blob.angle, scale)
+    m[0, 2] += size / 2.0 - blob.cx
+    m[1, 2] += size / 2.0 - blob.cy
+    win = cv2.warpAffine(image, m, (size, size), flags=cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_REPLICATE)
+    lab = cv2.cvtColor(win, cv2.COLOR_BGR2Lab).astype(np.float32)
+    q = size // 4
+    body = np.median(lab[q:size - q, q:size - q].reshape(-1, 3), axis=0)
+    dist = np.sqrt(((lab - body) ** 2).sum(axis=2))
+    d8 = np.clip(dist * 2, 0, 255).astype(np.uint8)
+    t, _ = cv2.threshold(d8, 0, 255, cv2.THRESH_BINARY + cv2.THRESH_OTSU)
+    mask = (d8 <= max(t, 24)).astype(np.uint8) * 255
+    mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN,
+                            cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (5, 5)))
+    mask = _fill_holes(mask, (size / 2.0) ** 2)
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask)
+    c = labels[size // 2, size // 2]
+    if c == 0:
+        return blob, False
+    ys, xs = np.nonzero(labels == c)
+    area = len(xs)
+    expect = (size / 2.0) ** 2
+    if not 0.5 * expect <= area <= 1.4 * expect:
+        return blob, False
+    (rx, ry), (rw, rh), ra = cv2.minAreaRect(np.stack([xs, ys], 1).astype(np.float32))
+    if max(rw, rh) > 1.35 * max(min(rw, rh), 1):
+        return blob, False
+    inv = cv2.invertAffineTransform(m)
+    ox, oy = inv @ np.array([rx, ry, 1.0])
+    # Turning the frame by blob.angle and then by ra puts the die upright: angles add.
+    return Blob(float(ox), float(oy), rw / scale, rh / scale,
+                float((blob.angle + ra) % 90.0), blob.fill), True

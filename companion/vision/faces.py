@@ -1,0 +1,196 @@
+"""Face sets the reader knows, and simple glyphs to draw their faces.
+
+The glyphs are this project's own plain drawings (pips, numerals, a Y-shaped emblem, an
+arrow, a star, a heart, ...). They are NOT the art printed on the published dice; they exist
+so the synthetic renderer, the tests and the default profiles have something honest to use.
+Real dice are taught to the reader with ``companion calibrate dice``.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import cv2
+import numpy as np
+
+Colour = tuple[int, int, int]  # BGR, as OpenCV uses
+
+
+@dataclass(frozen=True)
+class FaceSet:
+    """The faces a kind of die can show.
+
+    ``die_faces`` maps a die colour to the six faces printed on that die (for sets where dice
+    differ by colour); ``colours`` gives the nominal body colour of each die colour.
+
+    >>> FACE_SETS["outatime"].faces
+    ('flux', '2', '3', '4', '5', '88')
+    >>> FACE_SETS["back_in_time"].faces_of("love")
+    ('love', 'love', 'love', 'wild', 'wild', 'biff')
+    """
+
+    name: str
+    faces: tuple[str, ...]
+    colours: dict[str, Colour] = field(default_factory=dict)
+    die_faces: dict[str, tuple[str, ...]] = field(default_factory=dict)
+
+    def faces_of(self, colour: str | None) -> tuple[str, ...]:
+        if colour is not None and colour in self.die_faces:
+            return self.die_faces[colour]
+        return self.faces
+
+
+# Nominal body colours for Back in Time dice (BGR). A profile can override them.
+BIT_COLOURS: dict[str, Colour] = {
+    "speed": (40, 200, 240),  # yellow
+    "knowledge": (200, 110, 40),  # blue
+    "courage": (70, 160, 40),  # green
+    "love": (50, 40, 200),  # red
+}
+
+FACE_SETS: dict[str, FaceSet] = {
+    "d6": FaceSet("d6", ("1", "2", "3", "4", "5", "6")),
+    "outatime": FaceSet("outatime", ("flux", "2", "3", "4", "5", "88")),
+    "back_in_time": FaceSet(
+        "back_in_time",
+        ("speed", "knowledge", "courage", "love", "wild", "biff"),
+        colours=dict(BIT_COLOURS),
+        # Which faces each die carries is an assumption of the renderer; the reader accepts
+        # any face of the set on any die.
+        die_faces={c: (c, c, c, "wild", "wild", "biff") for c in BIT_COLOURS},
+    ),
+}
+
+
+def face_set(name: str) -> FaceSet:
+    try:
+        return FACE_SETS[name]
+    except KeyError:
+        raise ValueError(
+            f"unknown dice set {name!r}; choose one of {', '.join(FACE_SETS)}"
+        ) from None
+
+
+# ---------------------------------------------------------------------------- glyph drawing
+
+_PIPS = {
+    1: [(0, 0)],
+    2: [(-1, -1), (1, 1)],
+    3: [(-1, -1), (0, 0), (1, 1)],
+    4: [(-1, -1), (1, -1), (-1, 1), (1, 1)],
+    5: [(-1, -1), (1, -1), (0, 0), (-1, 1), (1, 1)],
+    6: [(-1, -1), (1, -1), (-1, 0), (1, 0), (-1, 1), (1, 1)],
+}
+
+
+def _pt(s: int, x: float, y: float) -> tuple[int, int]:
+    return int(round(s / 2 + x * s)), int(round(s / 2 + y * s))
+
+
+def draw_pips(img: np.ndarray, n: int, ink: Colour, pip: float = 0.09) -> None:
+    s = img.shape[0]
+    for gx, gy in _PIPS[n]:
+        cv2.circle(img, _pt(s, gx * 0.26, gy * 0.26), max(1, int(s * pip)), ink, -1,
+                   cv2.LINE_AA)
+
+
+def draw_text(img: np.ndarray, text: str, ink: Colour, height: float = 0.5) -> None:
+    s = img.shape[0]
+    font = cv2.FONT_HERSHEY_DUPLEX
+    scale = 1.0
+    (tw, th), _ = cv2.getTextSize(text, font, scale, 2)
+    scale = height * s / th
+    thick = max(1, int(round(s * 0.06)))
+    (tw, th), _ = cv2.getTextSize(text, font, scale, thick)
+    if tw > 0.8 * s:
+        scale *= 0.8 * s / tw
+        (tw, th), _ = cv2.getTextSize(text, font, scale, thick)
+    cv2.putText(img, text, ((s - tw) // 2, (s + th) // 2), font, scale, ink, thick, cv2.LINE_AA)
+
+
+def draw_flux(img: np.ndarray, ink: Colour) -> None:
+    """A Y-shaped emblem: three arms from the centre, each ending in a round lamp."""
+    s = img.shape[0]
+    t = max(1, int(s * 0.07))
+    for ang in (150, 30, 270):
+        r = np.deg2rad(ang)
+        end = _pt(s, 0.3 * np.cos(r), -0.3 * np.sin(r))
+        cv2.line(img, _pt(s, 0, 0), end, ink, t, cv2.LINE_AA)
+        cv2.circle(img, end, int(s * 0.08), ink, -1, cv2.LINE_AA)
+    cv2.circle(img, _pt(s, 0, 0), int(s * 0.06), ink, -1, cv2.LINE_AA)
+
+
+def _poly(img: np.ndarray, pts: list[tuple[float, float]], ink: Colour) -> None:
+    s = img.shape[0]
+    arr = np.array([_pt(s, x, y) for x, y in pts], np.int32)
+    cv2.fillPoly(img, [arr], ink, cv2.LINE_AA)
+
+
+def draw_arrow(img: np.ndarray, ink: Colour) -> None:
+    _poly(img, [(-0.32, -0.08), (0.05, -0.08), (0.05, -0.22), (0.33, 0.0), (0.05, 0.22),
+                (0.05, 0.08), (-0.32, 0.08)], ink)
+
+
+def draw_star(img: np.ndarray, ink: Colour) -> None:
+    pts = []
+    for i in range(10):
+        r = 0.34 if i % 2 == 0 else 0.14
+        a = np.deg2rad(-90 + 36 * i)
+        pts.append((r * np.cos(a), r * np.sin(a) + 0.02))
+    _poly(img, pts, ink)
+
+
+def draw_heart(img: np.ndarray, ink: Colour) -> None:
+    s = img.shape[0]
+    r = int(s * 0.13)
+    cv2.circle(img, _pt(s, -0.12, -0.08), r, ink, -1, cv2.LINE_AA)
+    cv2.circle(img, _pt(s, 0.12, -0.08), r, ink, -1, cv2.LINE_AA)
+    _poly(img, [(-0.245, -0.03), (0.245, -0.03), (0.0, 0.3)], ink)
+
+
+def draw_book(img: np.ndarray, ink: Colour) -> None:
+    """Knowledge: an open book (two pages and a spine)."""
+    _poly(img, [(-0.33, -0.2), (-0.03, -0.14), (-0.03, 0.24), (-0.33, 0.18)], ink)
+    _poly(img, [(0.33, -0.2), (0.03, -0.14), (0.03, 0.24), (0.33, 0.18)], ink)
+
+
+def draw_burst(img: np.ndarray, ink: Colour) -> None:
+    """Wild: a ring with four spokes."""
+    s = img.shape[0]
+    t = max(1, int(s * 0.06))
+    cv2.circle(img, _pt(s, 0, 0), int(s * 0.2), ink, t, cv2.LINE_AA)
+    for a in (45, 135, 225, 315):
+        r = np.deg2rad(a)
+        cv2.line(img, _pt(s, 0.2 * np.cos(r), 0.2 * np.sin(r)),
+                 _pt(s, 0.34 * np.cos(r), 0.34 * np.sin(r)), ink, t, cv2.LINE_AA)
+
+
+def draw_face(img: np.ndarray, set_name: str, face: str, ink: Colour, style: str = "pips"
+              ) -> None:
+    """Draw one face glyph on a square face image, in place.
+
+    ``style`` picks pips or printed numerals for the OUTATIME 2-5 faces.
+
+    >>> img = np.zeros((64, 64, 3), np.uint8)
+    >>> draw_face(img, "outatime", "flux", (255, 255, 255))
+    >>> int(img.max())
+    255
+    """
+    if set_name == "d6":
+        draw_pips(img, int(face), ink)
+    elif set_name == "outatime":
+        if face == "flux":
+            draw_flux(img, ink)
+        elif face == "88":
+            draw_text(img, "88", ink, 0.42)
+        elif style == "numerals":
+            draw_text(img, face, ink, 0.5)
+        else:
+            draw_pips(img, int(face), ink)
+    elif set_name == "back_in_time":
+        {
+            "speed": draw_arrow, "knowledge": draw_book, "courage": draw_star,
+            "love": draw_heart, "wild": draw_burst,
+        }.get(face, lambda im, c: draw_text(im, "B", c, 0.55))(img, ink)
+    else:
+        raise ValueError(f"unknown dice set {set_name!r}")

@@ -1,0 +1,119 @@
+"""YOLO-labelled photo folders: ``images/``, ``labels/NAME.txt`` and ``classes.txt``.
+
+A label line is ``class cx cy w h`` with the box as fractions of the image size.
+``labels/NAME.ignore.txt`` (same format) marks regions that are not ground truth.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
+
+
+class LabelError(ValueError):
+    """A labelled folder or label file that cannot be used as it is."""
+
+
+@dataclass(frozen=True)
+class Box:
+    """A labelled box in pixels: centre ``cx, cy``, size ``w, h``; ``face`` may be None."""
+
+    cx: float
+    cy: float
+    w: float
+    h: float
+    face: str | None = None
+
+    def contains(self, x: float, y: float, margin: float = 0.0) -> bool:
+        return (
+            abs(x - self.cx) <= self.w / 2 + margin * self.w
+            and abs(y - self.cy) <= self.h / 2 + margin * self.h
+        )
+
+
+@dataclass(frozen=True)
+class LabeledImage:
+    image: Path
+    boxes: tuple[Box, ...]
+    ignore: tuple[Box, ...]
+
+
+def read_classes(folder: Path) -> list[str]:
+    path = folder / "classes.txt"
+    if not path.is_file():
+        raise LabelError(
+            f"{path}: missing; a labelled folder needs classes.txt with one face name per line "
+            "(class 0 first)"
+        )
+    names = [ln.strip() for ln in path.read_text(encoding="utf-8").splitlines() if ln.strip()]
+    if not names:
+        raise LabelError(f"{path}: empty; write one face name per line (class 0 first)")
+    return names
+
+
+def parse_label_file(
+    path: Path, classes: list[str] | None, width: int, height: int
+) -> list[Box]:
+    """Read one YOLO label file into pixel boxes, with messages that name file and line."""
+    boxes = []
+    for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+        if not line.strip():
+            continue
+        parts = line.split()
+        where = f"{path}:{lineno}"
+        if len(parts) != 5:
+            raise LabelError(f"{where}: expected 'class cx cy w h', got {line.strip()!r}")
+        try:
+            cls = int(float(parts[0]))
+            cx, cy, w, h = (float(p) for p in parts[1:])
+        except ValueError:
+            raise LabelError(f"{where}: not numbers: {line.strip()!r}") from None
+        if not (0 <= cx <= 1 and 0 <= cy <= 1 and 0 < w <= 1 and 0 < h <= 1):
+            raise LabelError(
+                f"{where}: box {cx} {cy} {w} {h} is not normalised to 0..1; YOLO labels are "
+                "fractions of the image width and height"
+            )
+        face = None
+        if classes is not None and cls >= 0:
+            if cls >= len(classes):
+                raise LabelError(
+                    f"{where}: class {cls} but classes.txt lists only {len(classes)} faces"
+                )
+            face = classes[cls]
+        boxes.append(Box(cx * width, cy * height, w * width, h * height, face))
+    return boxes
+
+
+def image_files(folder: Path) -> list[Path]:
+    return sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+
+
+def load_labeled_dir(folder: str | Path) -> tuple[list[str], list[LabeledImage]]:
+    """List the images of a labelled folder with their boxes (image sizes read from headers).
+
+    Raises LabelError with the file and line at fault.
+    """
+    import cv2  # local: keeps this module importable for tooling without OpenCV
+
+    folder = Path(folder)
+    if not (folder / "images").is_dir():
+        raise LabelError(f"{folder}: no images/ folder; expected images/, labels/, classes.txt")
+    classes = read_classes(folder)
+    items = []
+    for img in image_files(folder / "images"):
+        label = folder / "labels" / (img.stem + ".txt")
+        ignore = folder / "labels" / (img.stem + ".ignore.txt")
+        if not label.exists():
+            continue
+        im = cv2.imread(str(img), cv2.IMREAD_UNCHANGED)
+        if im is None:
+            raise LabelError(f"{img}: cannot be decoded as an image")
+        h, w = im.shape[:2]
+        boxes = parse_label_file(label, classes, w, h)
+        ign = parse_label_file(ignore, None, w, h) if ignore.exists() else []
+        items.append(LabeledImage(img, tuple(boxes), tuple(ign)))
+    if not items:
+        raise LabelError(f"{folder}: no image in images/ has a label file in labels/")
+    return classes, items

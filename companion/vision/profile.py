@@ -1,0 +1,148 @@
+"""Dice profiles: what the faces of one kind of die look like, stored as JSON.
+
+A profile holds, for each face, one or more small templates of the face's marks (grey maps of
+"how far from the body colour" each spot is, 24 x 24, values 0..255) and optionally the body
+colour of each die colour. Profiles are plain JSON so a person can read and diff them;
+nothing is ever unpickled.
+
+Format (version 1)::
+
+    {
+      "format": "companion-dice-profile", "version": 1,
+      "dice": "outatime",                 # face set: d6 | outatime | back_in_time
+      "faces": ["flux", "2", ...],        # face names the templates use
+      "templates": {"flux": [[576 ints], ...], ...},
+      "colours": {"speed": [B, G, R], ...},   # optional
+      "unknown_below": 0.5,               # optional: confidence under which a face is "?"
+      "source": "how it was made"
+    }
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import numpy as np
+
+from .faces import FACE_SETS
+
+FORMAT = "companion-dice-profile"
+VERSION = 1
+TEMPLATE = 24  # side of a face template in pixels
+
+
+class ProfileError(ValueError):
+    """A profile file that cannot be used; the message says what, where and what to do."""
+
+
+@dataclass
+class DiceProfile:
+    """Templates and colours for one kind of die.
+
+    >>> p = DiceProfile("d6", {"1": [np.zeros((24, 24), np.uint8)]})
+    >>> DiceProfile.from_json(p.to_json()).faces
+    ['1']
+    """
+
+    dice: str
+    templates: dict[str, list[np.ndarray]]
+    colours: dict[str, tuple[int, int, int]] = field(default_factory=dict)
+    unknown_below: float = 0.5
+    source: str = ""
+
+    @property
+    def faces(self) -> list[str]:
+        return list(self.templates)
+
+    def to_json(self) -> dict:
+        return {
+            "format": FORMAT,
+            "version": VERSION,
+            "dice": self.dice,
+            "faces": self.faces,
+            "templates": {
+                f: [np.asarray(t, np.uint8).ravel().tolist() for t in ts]
+                for f, ts in self.templates.items()
+            },
+            "colours": {c: [int(v) for v in bgr] for c, bgr in self.colours.items()},
+            "unknown_below": self.unknown_below,
+            "source": self.source,
+        }
+
+    def save(self, path: str | Path) -> None:
+        path = Path(path)
+        path.parent.mkdir(parents=True, exist_ok=True)
+        text = json.dumps(self.to_json(), separators=(",", ":"))
+        path.write_text(text + "\n", encoding="utf-8")
+
+    @classmethod
+    def from_json(cls, data: object, where: str = "profile") -> DiceProfile:
+        fix = "re-create it with 'companion calibrate dice'"
+        if not isinstance(data, dict):
+            raise ProfileError(f"{where}: expected a JSON object at the top; {fix}")
+        if data.get("format") != FORMAT:
+            raise ProfileError(
+                f"{where}: not a dice profile (\"format\" should be {FORMAT!r}); {fix}"
+            )
+        if data.get("version") != VERSION:
+            raise ProfileError(
+                f"{where}: profile version {data.get('version')!r}, this reader knows "
+                f"{VERSION}; {fix}"
+            )
+        dice = data.get("dice")
+        if dice not in FACE_SETS:
+            raise ProfileError(
+                f"{where}: \"dice\" is {dice!r}, expected one of {', '.join(FACE_SETS)}"
+            )
+        raw = data.get("templates")
+        if not isinstance(raw, dict) or not raw:
+            raise ProfileError(f"{where}: \"templates\" is missing or empty; {fix}")
+        templates: dict[str, list[np.ndarray]] = {}
+        for face, ts in raw.items():
+            if not isinstance(ts, list) or not ts:
+                raise ProfileError(f"{where}: templates[{face!r}] should be a non-empty list")
+            arrs = []
+            for i, t in enumerate(ts):
+                ok = (isinstance(t, list) and len(t) == TEMPLATE * TEMPLATE
+                      and all(isinstance(v, int) and 0 <= v <= 255 for v in t))
+                if not ok:
+                    raise ProfileError(
+                        f"{where}: templates[{face!r}][{i}] should be {TEMPLATE * TEMPLATE} "
+                        f"integers 0..255 ({TEMPLATE}x{TEMPLATE}); {fix}"
+                    )
+                arrs.append(np.array(t, np.uint8).reshape(TEMPLATE, TEMPLATE))
+            templates[str(face)] = arrs
+        colours = {}
+        for c, bgr in (data.get("colours") or {}).items():
+            if not (isinstance(bgr, list) and len(bgr) == 3
+                    and all(isinstance(v, int) and 0 <= v <= 255 for v in bgr)):
+                raise ProfileError(f"{where}: colours[{c!r}] should be [B, G, R] in 0..255")
+            colours[str(c)] = (bgr[0], bgr[1], bgr[2])
+        ub = data.get("unknown_below", 0.5)
+        if not isinstance(ub, (int, float)) or not 0 <= ub <= 1:
+            raise ProfileError(f"{where}: \"unknown_below\" should be a number from 0 to 1")
+        return cls(dice, templates, colours, float(ub), str(data.get("source", "")))
+
+    @classmethod
+    def load(cls, path: str | Path) -> DiceProfile:
+        """Read a profile file; raises ProfileError naming the file and the problem."""
+        path = Path(path)
+        try:
+            text = path.read_text(encoding="utf-8")
+        except FileNotFoundError:
+            raise ProfileError(
+                f"{path}: no such profile file; make one with "
+                "'companion calibrate dice --out PROFILE.json'"
+            ) from None
+        except (OSError, UnicodeDecodeError) as exc:
+            raise ProfileError(f"{path}: cannot be read ({exc})") from None
+        try:
+            data = json.loads(text)
+        except json.JSONDecodeError as exc:
+            raise ProfileError(
+                f"{path}: line {exc.lineno} column {exc.colno}: not valid JSON ({exc.msg}); "
+                "re-create it with 'companion calibrate dice'"
+            ) from None
+        return cls.from_json(data, str(path))
