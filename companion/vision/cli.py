@@ -1,0 +1,208 @@
+"""``companion read``, ``companion calibrate dice|markers`` and ``companion bench vision``."""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+import time
+from pathlib import Path
+
+from .faces import FACE_SETS
+
+DICE_CHOICES = list(FACE_SETS)
+
+
+def _user_error(msg: str) -> Exception:
+    from companion.cli import UserError
+
+    return UserError(msg)
+
+
+def _reader(args: argparse.Namespace):
+    from .profile import ProfileError
+    from .reader import DiceReader
+
+    try:
+        return DiceReader(args.dice, args.profile)
+    except (ProfileError, ValueError) as exc:
+        raise _user_error(str(exc)) from None
+
+
+def _inputs(paths: list[str]) -> list[Path]:
+    from .labeled import IMAGE_SUFFIXES
+
+    out: list[Path] = []
+    for p in map(Path, paths):
+        if p.is_dir():
+            inner = p / "images" if (p / "images").is_dir() else p
+            out += sorted(q for q in inner.iterdir() if q.suffix.lower() in IMAGE_SUFFIXES)
+        else:
+            out.append(p)
+    return out
+
+
+def annotate(image, dice, path: Path) -> None:
+    """Draw each die's box, face and confidence; unsure dice in red."""
+    import cv2
+
+    img = image.copy()
+    thick = max(1, round(min(img.shape[:2]) / 400))
+    for d in dice:
+        colour = (0, 0, 255) if d.face == "?" else (0, 200, 0)
+        p0 = (int(d.x - d.w / 2), int(d.y - d.h / 2))
+        p1 = (int(d.x + d.w / 2), int(d.y + d.h / 2))
+        cv2.rectangle(img, p0, p1, colour, thick)
+        label = f"{d.face} {d.confidence:.2f}" + (f" {d.colour}" if d.colour else "")
+        scale = max(0.35, d.h / 70)
+        cv2.putText(img, label, (p0[0], max(10, p0[1] - 3)), cv2.FONT_HERSHEY_SIMPLEX, scale,
+                    (0, 0, 0), thick + 2, cv2.LINE_AA)
+        cv2.putText(img, label, (p0[0], max(10, p0[1] - 3)), cv2.FONT_HERSHEY_SIMPLEX, scale,
+                    colour, thick, cv2.LINE_AA)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    cv2.imwrite(str(path), img)
+
+
+def cmd_read(args: argparse.Namespace) -> int:
+    from .sources import FrameError, load_image
+
+    reader = _reader(args)
+    files = _inputs(args.inputs)
+    if not files:
+        raise _user_error("no images given (or the folders hold no images)")
+    errors = 0
+    for path in files:
+        try:
+            image = load_image(path)
+        except FrameError as exc:
+            errors += 1
+            print(json.dumps({"image": str(path), "error": str(exc)}), flush=True)
+            continue
+        result = reader.analyse(image)
+        out = {"image": str(path), "dice": [d.as_json() for d in result.dice],
+               "ms": round(result.ms, 1)}
+        if result.obstruction > 0.01:
+            out["obstruction"] = round(result.obstruction, 3)
+        print(json.dumps(out), flush=True)
+        if args.annotate:
+            annotate(image, result.dice, Path(args.annotate) / (path.stem + ".png"))
+    return 1 if errors and errors == len(files) else 0
+
+
+def _progress(done: int, total: int) -> None:
+    if sys.stderr.isatty() or done == total or done % 20 == 0:
+        print(f"\r{done}/{total}", end="\n" if done == total else "", file=sys.stderr,
+              flush=True)
+
+
+def cmd_calibrate_dice(args: argparse.Namespace) -> int:
+    from .calibrate import CalibrationError, capture_profile, learn_profile
+    from .labeled import LabelError
+
+    out = Path(args.out)
+    try:
+        if args.labeled:
+            profile = learn_profile(args.labeled, args.dice, progress=_progress)
+        else:
+            from .sources import open_source
+
+            dice = args.dice or "d6"
+            source = open_source(args.camera)
+
+            def ask(face: str, i: int, n: int) -> None:
+                msg = f"[{i}/{n}] Put dice in the tray with face {face!r} up"
+                if args.yes:
+                    print(msg, file=sys.stderr)
+                else:
+                    input(msg + ", then press Enter ")
+
+            with source:
+                profile = capture_profile(source, dice, args.samples, ask,
+                                          lambda m: print(m, file=sys.stderr))
+    except (LabelError, CalibrationError, ValueError) as exc:
+        raise _user_error(str(exc)) from None
+    profile.save(out)
+    n = {f: len(t) for f, t in profile.templates.items()}
+    print(f"wrote {out}: {profile.dice} profile, templates per face {n}")
+    return 0
+
+
+def cmd_calibrate_markers(args: argparse.Namespace) -> int:
+    from .tray import make_marker_sheet
+
+    for p in make_marker_sheet(args.out, dpi=args.dpi, marker_mm=args.marker_mm):
+        print(f"wrote {p}")
+    return 0
+
+
+def cmd_bench(args: argparse.Namespace) -> int:
+    from . import bench
+    from .labeled import LabelError, load_labeled_dir
+
+    reader = _reader(args)
+    try:
+        classes, items = load_labeled_dir(args.folder)
+    except LabelError as exc:
+        raise _user_error(str(exc)) from None
+    if args.half:
+        # Photos grouped by session (the date in IMG_YYYYMMDD_ names, else file order).
+        keys = sorted({it.image.name.split("_")[1] if it.image.name.count("_") >= 2
+                       else "" for it in items})
+        if len(keys) >= 2:
+            want = keys[0] if args.half == "first" else keys[1]
+            items = [it for it in items if it.image.name.split("_")[1] == want]
+        else:
+            mid = len(items) // 2
+            items = items[:mid] if args.half == "first" else items[mid:]
+    if args.limit:
+        items = items[:args.limit]
+    t0 = time.time()
+    score = bench.run(reader, items, progress=None if args.json else _progress)
+    s = score.summary()
+    s["seconds"] = round(time.time() - t0, 1)
+    s["dice"] = reader.dice
+    if args.json:
+        s["mistakes"] = score.mistakes[:200]
+        print(json.dumps(s))
+    else:
+        print(bench.format_report(s, classes))
+    return 0
+
+
+def register(commands, bench_commands) -> None:
+    r = commands.add_parser("read", help="read the dice in photos; one JSON line per image")
+    r.add_argument("inputs", nargs="+", metavar="IMAGE_OR_DIR")
+    r.add_argument("--dice", choices=DICE_CHOICES, default=None,
+                   help="face set (default: the profile's, else d6)")
+    r.add_argument("--profile", help="dice profile JSON from 'companion calibrate dice'")
+    r.add_argument("--annotate", metavar="OUTDIR", help="write each image with dice drawn")
+    r.set_defaults(handler=cmd_read)
+
+    c = commands.add_parser("calibrate", help="teach the camera your dice; print tray markers")
+    cs = c.add_subparsers(dest="calibrate_command", metavar="WHAT")
+    cs.required = True
+    d = cs.add_parser("dice", help="make a dice profile (guided capture or labelled photos)")
+    d.add_argument("--dice", choices=DICE_CHOICES, default=None)
+    d.add_argument("--labeled", metavar="DIR",
+                   help="learn from DIR/images, DIR/labels (YOLO) and DIR/classes.txt")
+    d.add_argument("--out", required=True, metavar="PROFILE.json")
+    d.add_argument("--camera", default="picamera2",
+                   help="picamera2 | opencv:N | files:PATH | synthetic:SET (guided capture)")
+    d.add_argument("--samples", type=int, default=6, help="die crops per face (guided)")
+    d.add_argument("--yes", action="store_true", help="do not wait for Enter between faces")
+    d.set_defaults(handler=cmd_calibrate_dice)
+    m = cs.add_parser("markers", help="write the printable ArUco tray marker sheet")
+    m.add_argument("--out", default="calibration", metavar="DIR")
+    m.add_argument("--dpi", type=int, default=200)
+    m.add_argument("--marker-mm", type=float, default=40.0)
+    m.set_defaults(handler=cmd_calibrate_markers)
+
+    b = bench_commands.add_parser("vision", help="score the dice reader on labelled photos")
+    b.add_argument("folder", metavar="DIR")
+    b.add_argument("--dice", choices=DICE_CHOICES, default=None)
+    b.add_argument("--profile")
+    b.add_argument("--json", action="store_true", help="end with one JSON line")
+    b.add_argument("--half", choices=["first", "second"],
+                   help="only the first or second photo session (held-out checks)")
+    b.add_argument("--limit", type=int, default=0)
+    b.set_defaults(handler=cmd_bench)
