@@ -10,7 +10,7 @@ from companion.journal import Journal
 from companion.session import Session
 
 
-def test_pack() -> Pack:
+def make_pack() -> Pack:
     cards = []
     for index, name in enumerate(("Ana", "Ben", "Cy")):
         steps = DEFAULT_STEPS if index == 0 else OTHER_STEPS
@@ -38,7 +38,7 @@ def pick(session, label_start):
 
 
 def set_up(journal, players=("Ana", "Ben")):
-    session = Session(journal, list(players), lambda title: test_pack(), title="outatime")
+    session = Session(journal, list(players), lambda title: make_pack(), title="outatime")
     assert session.prompt().title.endswith("PLAYERS")
     pick(session, f"{len(players)}:")
     for name in players:  # each player picks their five cards
@@ -197,7 +197,7 @@ def test_a_restarted_session_resumes_the_unfinished_game(tmp_path):
     session.dice(["flux", "2", "3", "88", "5", "5"])
     session.press("confirm")
     journal.close()
-    again = Session(Journal(path), ["Ana", "Ben"], lambda title: test_pack(), title="outatime")
+    again = Session(Journal(path), ["Ana", "Ben"], lambda title: make_pack(), title="outatime")
     assert again.match is not None and again.match.state.roll[0] == "flux"
     assert again.prompt().kind == "place"
 
