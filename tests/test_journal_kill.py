@@ -176,7 +176,7 @@ def test_mid_game_kills_really_happened_mid_game(tmp_path):
     """Guard the test above: a kill after seq k leaves an unfinished game with >= k actions."""
     seed, players = 400, 4
     total = len(reference_actions(seed, players))
-    k = total // 2
+    k = total // 3
     path = tmp_path / "journal.sqlite3"
     lines = run_and_kill(path, seed, players, ("after_seq", k))
     assert "done" not in lines
