@@ -16,6 +16,7 @@ COMMAND_MODULES = (
     "companion.sim",
     "companion.config",
     "companion.vision.cli",
+    "companion.display.cli",
 )
 
 
