@@ -581,3 +581,11 @@ def test_gains_while_the_next_card_is_being_chosen_are_kept():
     state, _ = play(state, {"type": "next", "player": "Ana", "card": card_id("Ana", "04")})
     assert progress(state, "Ana") == (2, 1)  # the paradox step lands on the new card
     assert state.current.name == "Ben"
+
+
+def test_every_die_of_the_winning_lock_is_placed_on_the_delorean():
+    state = _on_last_card(make_table(), "Ana")
+    state.player("Ana").progress = 3
+    state, _ = play(state, roll(4, "flux", 88, 5, 5, 5), lock(4, "flux", 88))
+    assert state.winner == "Ana"
+    assert sorted(state.delorean) == ["4", "88", "flux"] and len(state.roll) == 3

@@ -495,10 +495,11 @@ def _do_lock(state: State, action: Action, effects: list[Effect]) -> None:
         _effect(effects, "advance", f"{p.name} +1 ({number})", player=p.name, number=int(number))
         _gain(state, p, 1, effects)
         if state.phase == "over":
-            return
+            break
         _ripple(state, int(number), effects)
-    others = tuple(f for f in faces if f not in NUMBERS)
-    state.delorean = state.delorean + others
+    state.delorean = state.delorean + tuple(f for f in faces if f not in NUMBERS)
+    if state.phase == "over":
+        return  # the game was won by a number in this lock; all its dice are on the card
 
     level = _paradox_level(state.delorean)
     if level > before:
