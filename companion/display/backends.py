@@ -1,0 +1,366 @@
+"""Display backends behind one small interface: ``show(image) -> bool`` and ``close()``.
+
+Chosen by config the way gpiozero picks a pin factory (``[display]`` table of the TOML config)::
+
+    >>> d = open_display({"backend": "dummy"})
+    >>> from companion.display.screens import turn
+    >>> d.show(turn("Ana"))
+    True
+    >>> d.close()
+
+Backends (``backend =``):
+
+``ssd1306`` / ``sh1106``  a real panel on I2C via luma.oled (``port`` 1, ``address`` 0x3C,
+                          ``rotation`` 0 or 2 (upside down), ``contrast`` 0-255)
+``dummy``                 luma's in-memory device (tests); the last frame is ``.device.image``
+``recorder``              every frame to ``out``/frame_0001.png..., an animated GIF on close
+``terminal``              the panel drawn in a terminal with Unicode half blocks or braille
+
+Opening a panel that is absent raises ``DisplayUnavailable`` (what, where, what to do); with
+``fallback = "terminal"`` (or any other backend name) ``open_display`` opens that one instead.
+A panel unplugged mid-game never raises from ``show``: it returns False (the reason is in
+``last_error``), and a later ``show`` reconnects and works again once the panel is back.
+"""
+
+from __future__ import annotations
+
+import os
+import sys
+from pathlib import Path
+from typing import Any, TextIO
+
+from PIL import Image
+
+from companion.display.draw import HEIGHT, WIDTH
+
+I2C_DEVICE = "/dev/i2c-{port}"  # where the I2C bus appears on a Raspberry Pi
+PANELS = ("ssd1306", "sh1106")
+BACKENDS = (*PANELS, "dummy", "recorder", "terminal")
+
+
+class DisplayError(Exception):
+    """A display problem a person can fix; the message says what, where and what to do."""
+
+
+class DisplayUnavailable(DisplayError):
+    """The configured display cannot be opened (no I2C bus, no panel answering, no permission)."""
+
+
+class DisplayConfigError(DisplayError, ValueError):
+    """A ``[display]`` setting is wrong."""
+
+
+class Display:
+    """The interface every backend has. ``show`` returns True when the frame reached the panel.
+
+    Use as a context manager to close it at the end.
+    """
+
+    name = "display"
+    last_error: str | None = None
+
+    def show(self, image: Image.Image) -> bool:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        pass
+
+    def __enter__(self) -> Display:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+def _prepare(image: Image.Image) -> Image.Image:
+    if image.size != (WIDTH, HEIGHT):
+        raise ValueError(f"a screen is {WIDTH}x{HEIGHT}, not {image.width}x{image.height}")
+    return image if image.mode == "1" else image.convert("1")
+
+
+def draw_on(device: Any, image: Image.Image) -> None:
+    """Show ``image`` on a luma device, drawn the luma way (``with canvas(device) as draw``)."""
+    from luma.core.render import canvas
+
+    with canvas(device) as draw:
+        draw.bitmap((0, 0), _prepare(image), fill="white")
+
+
+# --------------------------------------------------------------------------- luma devices
+
+
+class LumaDisplay(Display):
+    """A luma.oled panel (``ssd1306`` or ``sh1106``) on I2C.
+
+    ``device_factory`` (for tests) replaces the luma constructor: it gets no arguments and
+    returns a luma-like device. luma.oled is imported only when a panel is opened.
+    """
+
+    def __init__(
+        self,
+        driver: str = "ssd1306",
+        port: int = 1,
+        address: int = 0x3C,
+        rotation: int = 0,
+        contrast: int = 255,
+        device_factory: Any = None,
+    ):
+        if driver not in PANELS:
+            raise DisplayConfigError(f"display driver {driver!r}: use one of {', '.join(PANELS)}")
+        self.name = driver
+        self.driver, self.port, self.address = driver, port, address
+        self.rotation, self.contrast = rotation, contrast
+        self._factory = device_factory or self._luma_device
+        self.device: Any = None
+        self.last_error = None
+        self._open()
+
+    def _where(self) -> str:
+        return f"I2C bus {self.port} address {self.address:#04x}"
+
+    def _luma_device(self) -> Any:
+        bus = I2C_DEVICE.format(port=self.port)
+        if not os.path.exists(bus):
+            raise DisplayUnavailable(
+                f"OLED {self.driver}: no I2C bus at {bus}. Enable I2C (sudo raspi-config > "
+                "Interface Options > I2C, then reboot), or set [display] backend = \"terminal\"."
+            )
+        try:
+            from luma.core.interface.serial import i2c
+            from luma.oled import device as oled
+        except ImportError as exc:
+            raise DisplayUnavailable(
+                f"OLED {self.driver}: luma.oled is not installed ({exc}); pip install luma.oled"
+            ) from exc
+        serial = i2c(port=self.port, address=self.address)
+        return getattr(oled, self.driver)(serial, width=WIDTH, height=HEIGHT,
+                                          rotate=self.rotation)
+
+    def _open(self) -> None:
+        try:
+            device = self._factory()
+            device.contrast(self.contrast)
+        except DisplayUnavailable:
+            raise
+        except Exception as exc:  # luma raises DeviceNotFoundError, DevicePermissionError, OSError
+            raise DisplayUnavailable(
+                f"OLED {self.driver} on {self._where()} did not answer ({exc}). Check the "
+                "wiring (SDA, SCL, 3.3V, GND) and the address with `i2cdetect -y "
+                f"{self.port}`; a user outside the i2c group needs `sudo adduser $USER i2c`."
+            ) from exc
+        self.device = device
+
+    def show(self, image: Image.Image) -> bool:
+        """Show a frame; False (with ``last_error``) when the panel is gone. Never raises for
+        an absent panel: the next ``show`` tries to reconnect."""
+        image = _prepare(image)
+        try:
+            if self.device is None:
+                self._open()
+            draw_on(self.device, image)
+        except (OSError, DisplayError) as exc:
+            self.last_error = f"OLED {self.driver} on {self._where()}: {exc}"
+            self.device = None  # re-initialise the panel once it answers again
+            return False
+        except Exception as exc:  # luma.core.error.* while reconnecting
+            if type(exc).__module__.startswith("luma"):
+                self.last_error = f"OLED {self.driver} on {self._where()}: {exc}"
+                self.device = None
+                return False
+            raise
+        self.last_error = None
+        return True
+
+    def close(self) -> None:
+        if self.device is not None:
+            try:
+                self.device.cleanup()
+            except Exception:  # the panel may already be gone; nothing to save
+                pass
+            self.device = None
+
+
+class DummyDisplay(Display):
+    """luma's in-memory ``dummy`` device: ``.device.image`` holds the last frame."""
+
+    name = "dummy"
+
+    def __init__(self, rotation: int = 0):
+        from luma.core.device import dummy
+
+        self.device = dummy(width=WIDTH, height=HEIGHT, rotate=rotation, mode="1")
+        self.frames = 0
+
+    def show(self, image: Image.Image) -> bool:
+        draw_on(self.device, image)
+        self.frames += 1
+        return True
+
+
+# --------------------------------------------------------------------------- recorder
+
+
+class RecorderDisplay(Display):
+    """Writes every frame shown to ``out/frame_0001.png``...; ``close`` adds ``out/screens.gif``.
+
+    ``scale`` enlarges the files (nearest neighbour) so a person can look at them.
+    """
+
+    name = "recorder"
+
+    def __init__(self, out: str | Path, scale: int = 1, frame_ms: int = 700, gif: bool = True):
+        self.out = Path(out)
+        try:
+            self.out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise DisplayUnavailable(f"recorder: cannot create {self.out} ({exc})") from exc
+        self.scale, self.frame_ms, self.gif = scale, frame_ms, gif
+        self.frames: list[Image.Image] = []
+        self.files: list[Path] = []
+
+    def _big(self, image: Image.Image) -> Image.Image:
+        if self.scale == 1:
+            return image
+        return image.resize((WIDTH * self.scale, HEIGHT * self.scale), Image.NEAREST)
+
+    def show(self, image: Image.Image) -> bool:
+        image = _prepare(image)
+        path = self.out / f"frame_{len(self.frames) + 1:04d}.png"
+        try:
+            self._big(image).save(path)
+        except OSError as exc:
+            self.last_error = f"recorder: cannot write {path} ({exc})"
+            return False
+        self.frames.append(image.copy())
+        self.files.append(path)
+        return True
+
+    def close(self) -> None:
+        if self.gif and self.frames:
+            path = self.out / "screens.gif"
+            first, *rest = [self._big(f).convert("L") for f in self.frames]
+            first.save(path, save_all=True, append_images=rest, duration=self.frame_ms, loop=0)
+            self.files.append(path)
+            self.gif = False
+
+
+# --------------------------------------------------------------------------- terminal
+
+
+def to_text(image: Image.Image, style: str = "halfblock", border: bool = True) -> str:
+    """The panel as Unicode text: ``halfblock`` (128x32 characters, two pixels each) or
+    ``braille`` (64x16 characters, eight pixels each).
+
+    >>> from PIL import Image
+    >>> lines = to_text(Image.new("1", (128, 64)), border=False).splitlines()
+    >>> len(lines), len(lines[0])
+    (32, 128)
+    """
+    img = _prepare(image)
+    px = img.load()
+    rows: list[str] = []
+    if style == "halfblock":
+        chars = {(0, 0): " ", (1, 0): "\u2580", (0, 1): "\u2584", (1, 1): "\u2588"}
+        for y in range(0, HEIGHT, 2):
+            rows.append("".join(
+                chars[(1 if px[x, y] else 0, 1 if px[x, y + 1] else 0)] for x in range(WIDTH)
+            ))
+    elif style == "braille":
+        dots = ((0, 0, 0x01), (0, 1, 0x02), (0, 2, 0x04), (1, 0, 0x08), (1, 1, 0x10),
+                (1, 2, 0x20), (0, 3, 0x40), (1, 3, 0x80))
+        for y in range(0, HEIGHT, 4):
+            line = []
+            for x in range(0, WIDTH, 2):
+                code = sum(bit for dx, dy, bit in dots if px[x + dx, y + dy])
+                line.append(chr(0x2800 + code))
+            rows.append("".join(line))
+    else:
+        raise DisplayConfigError(f"terminal style {style!r}: use halfblock or braille")
+    if border:
+        width = len(rows[0])
+        rows = ["\u250c" + "\u2500" * width + "\u2510"] + [f"\u2502{r}\u2502" for r in rows] + [
+            "\u2514" + "\u2500" * width + "\u2518"]
+    return "\n".join(rows)
+
+
+class TerminalDisplay(Display):
+    """Draws each frame in a terminal; on a live terminal the frame is redrawn in place."""
+
+    name = "terminal"
+
+    def __init__(self, stream: TextIO | None = None, style: str = "halfblock",
+                 border: bool = True, in_place: bool | None = None):
+        to_text(Image.new("1", (WIDTH, HEIGHT)), style)  # check the style now
+        self.stream = stream or sys.stdout
+        self.style, self.border = style, border
+        self.in_place = self.stream.isatty() if in_place is None else in_place
+        self._lines = 0
+
+    def show(self, image: Image.Image) -> bool:
+        text = to_text(image, self.style, self.border)
+        try:
+            if self.in_place and self._lines:
+                self.stream.write(f"\x1b[{self._lines}F")
+            self.stream.write(text + "\n")
+            self.stream.flush()
+        except (OSError, ValueError) as exc:
+            self.last_error = f"terminal: {exc}"
+            return False
+        self._lines = text.count("\n") + 1
+        return True
+
+
+# --------------------------------------------------------------------------- config
+
+
+def _int(config: dict[str, Any], key: str, default: int, low: int, high: int) -> int:
+    value = config.get(key, default)
+    try:
+        number = int(value, 0) if isinstance(value, str) else int(value)
+    except (TypeError, ValueError):
+        raise DisplayConfigError(f"[display] {key} = {value!r} is not a number") from None
+    if not low <= number <= high:
+        raise DisplayConfigError(f"[display] {key} = {value!r} must be {low}-{high}")
+    return number
+
+
+def open_display(config: dict[str, Any] | None = None, **overrides: Any) -> Display:
+    """Open the display described by a ``[display]`` config table (see the module doc).
+
+    Keys: ``backend`` (default ``terminal``), ``port``, ``address``, ``rotation``, ``contrast``
+    for panels; ``out``, ``scale`` for the recorder; ``style`` for the terminal; ``fallback``:
+    a backend name opened when the configured one is unavailable.
+    """
+    config = {**(config or {}), **overrides}
+    backend = str(config.get("backend", "terminal"))
+    rotation = _int(config, "rotation", 0, 0, 3)
+    if rotation in (1, 3):
+        raise DisplayConfigError(
+            f"[display] rotation = {rotation} turns the panel on its side, but the screens are "
+            "drawn landscape (128x64): use rotation = 0, or 2 for a panel mounted upside down"
+        )
+    try:
+        if backend in PANELS:
+            return LumaDisplay(
+                backend,
+                port=_int(config, "port", 1, 0, 99),
+                address=_int(config, "address", 0x3C, 0x03, 0x77),
+                rotation=rotation,
+                contrast=_int(config, "contrast", 255, 0, 255),
+                device_factory=config.get("device_factory"),
+            )
+        if backend == "dummy":
+            return DummyDisplay(rotation)
+        if backend == "recorder":
+            if not config.get("out"):
+                raise DisplayConfigError('[display] backend = "recorder" needs out = "DIR"')
+            return RecorderDisplay(config["out"], scale=_int(config, "scale", 1, 1, 16))
+        if backend == "terminal":
+            return TerminalDisplay(config.get("stream"), style=config.get("style", "halfblock"))
+    except DisplayUnavailable:
+        fallback = config.get("fallback")
+        if not fallback or fallback == backend:
+            raise
+        rest = {k: v for k, v in config.items() if k not in ("backend", "fallback")}
+        return open_display(rest, backend=fallback)
+    raise DisplayConfigError(f"[display] backend = {backend!r}: use one of {', '.join(BACKENDS)}")

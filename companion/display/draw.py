@@ -1,0 +1,209 @@
+"""Drawing helpers for the 128x64 1-bit panel: fonts, text that always stays on the panel, wrapping.
+
+Every screen is drawn the way luma.oled draws (``with canvas(device) as draw:``), but into a
+plain PIL image so a screen is a pure function that tests can check without a device::
+
+    >>> with frame() as p:
+    ...     _ = p.center("ANA - ROLL!", 20, size=BIG, bold=True)
+    >>> p.image.size, p.image.mode
+    ((128, 64), '1')
+    >>> all(0 <= x0 and 0 <= y0 and x1 <= 128 and y1 <= 64 for _, (x0, y0, x1, y1) in p.boxes)
+    True
+
+The font is the one that ships inside Pillow (``ImageFont.load_default(size=...)``, Pillow >= 10.1),
+drawn without anti-aliasing; bold is the same font drawn twice one pixel apart, which reads well
+on an OLED from across a table.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from functools import lru_cache
+
+from PIL import Image, ImageDraw, ImageFont
+
+WIDTH, HEIGHT = 128, 64
+MODE = "1"
+
+SMALL = 10  # details: at most ~21 characters a line
+MEDIUM = 14
+BIG = 18  # the main line
+HUGE = 24
+
+MAIN_SIZES = (HUGE, 22, 20, BIG, 16, MEDIUM, 12)
+
+
+@lru_cache(maxsize=32)
+def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
+    """Pillow's bundled font at ``size`` pixels."""
+    return ImageFont.load_default(size=size)
+
+
+@lru_cache(maxsize=32)
+def cap_top(size: int) -> int:
+    """Pixels between the drawing origin and the top of a capital letter."""
+    return int(font(size).getbbox("H", mode="1")[1])
+
+
+@lru_cache(maxsize=32)
+def cap_height(size: int) -> int:
+    box = font(size).getbbox("H", mode="1")
+    return int(box[3] - box[1])
+
+
+def line_height(size: int) -> int:
+    """Distance from one line's cap top to the next (room for descenders)."""
+    box = font(size).getbbox("Hgjy", mode="1")
+    return int(box[3] - cap_top(size)) + 1
+
+
+def text_width(text: str, size: int, bold: bool = False) -> int:
+    if not text:
+        return 0
+    box = font(size).getbbox(text, mode="1")
+    return int(box[2]) + (1 if bold else 0)
+
+
+def fits(text: str, width: int, size: int, bold: bool = False) -> bool:
+    return text_width(text, size, bold) <= width
+
+
+def fit_size(text: str, width: int, sizes=MAIN_SIZES, bold: bool = True) -> int | None:
+    """The largest size in ``sizes`` at which ``text`` fits in ``width`` pixels, else None."""
+    for size in sizes:
+        if fits(text, width, size, bold):
+            return size
+    return None
+
+
+def wrap(text: str, width: int, size: int, bold: bool = False) -> list[str]:
+    """Break ``text`` into lines no wider than ``width`` pixels, between words.
+
+    A single word too long for a line is split with a visible hyphen; nothing is dropped.
+
+    >>> wrap("the flux must go on the DeLorean", 124, SMALL)
+    ['the flux must go on the', 'DeLorean']
+    >>> wrap("OUTATIME", 30, SMALL)
+    ['OUT-', 'ATIME']
+    """
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        line = ""
+        for word in paragraph.split():
+            candidate = f"{line} {word}" if line else word
+            if fits(candidate, width, size, bold):
+                line = candidate
+                continue
+            if line:
+                lines.append(line)
+                line = ""
+            while not fits(word, width, size, bold):
+                cut = len(word) - 1
+                while cut > 1 and not fits(word[:cut] + "-", width, size, bold):
+                    cut -= 1
+                lines.append(word[:cut] + "-")
+                word = word[cut:]
+            line = word
+        lines.append(line)
+    return lines
+
+
+def wrap_items(items: list[str], width: int, size: int, bold: bool = False, sep: str = ", "):
+    """Like ``wrap`` but never breaks inside an item ("Ben +1" stays whole when it fits)."""
+    lines: list[str] = []
+    line = ""
+    for i, item in enumerate(items):
+        piece = item + (sep.rstrip() if i < len(items) - 1 else "")
+        candidate = f"{line} {piece}" if line else piece
+        if fits(candidate, width, size, bold) or not line:
+            line = candidate
+        else:
+            lines.append(line)
+            line = piece
+    if line:
+        lines.append(line)
+    out: list[str] = []
+    for line in lines:  # an item wider than the panel on its own still wraps between words
+        out.extend(wrap(line, width, size, bold) if not fits(line, width, size, bold) else [line])
+    return out
+
+
+def shorten(text: str, width: int, size: int, bold: bool = False) -> str:
+    """``text`` cut to ``width`` with a visible "." at the end (for names in tight tables)."""
+    if fits(text, width, size, bold):
+        return text
+    while text and not fits(text + ".", width, size, bold):
+        text = text[:-1]
+    return text + "."
+
+
+class Painter:
+    """An ``ImageDraw`` that places text by its cap top and records every text box drawn.
+
+    ``boxes`` lists ``(text, (x0, y0, x1, y1))`` so tests can check nothing left the panel.
+    """
+
+    def __init__(self, image: Image.Image):
+        self.image = image
+        self.draw = ImageDraw.Draw(image)
+        self.draw.fontmode = "1"  # no anti-aliasing on a 1-bit panel
+        self.boxes: list[tuple[str, tuple[int, int, int, int]]] = []
+
+    def text(
+        self, xy: tuple[int, int], text: str, size: int = SMALL, bold: bool = False, fill: int = 1
+    ) -> tuple[int, int, int, int]:
+        """Draw ``text`` with its cap top at ``xy``; return its pixel box."""
+        x, y = xy
+        f = font(size)
+        origin = (x, y - cap_top(size))
+        self.draw.text(origin, text, font=f, fill=fill)
+        box = self.draw.textbbox(origin, text, font=f)
+        if bold:
+            self.draw.text((origin[0] + 1, origin[1]), text, font=f, fill=fill)
+            box = (box[0], box[1], box[2] + 1, box[3])
+        box = tuple(int(v) for v in box)
+        if text.strip():
+            self.boxes.append((text, box))
+        return box
+
+    def center(
+        self, text: str, y: int, size: int = SMALL, bold: bool = False, fill: int = 1,
+        x0: int = 0, x1: int = WIDTH,
+    ) -> tuple[int, int, int, int]:
+        """Draw ``text`` centred between ``x0`` and ``x1``."""
+        w = text_width(text, size, bold)
+        return self.text((x0 + max(0, (x1 - x0 - w) // 2), y), text, size, bold, fill)
+
+    def right(
+        self, text: str, x: int, y: int, size: int = SMALL, bold: bool = False, fill: int = 1
+    ) -> tuple[int, int, int, int]:
+        """Draw ``text`` ending at ``x``."""
+        return self.text((x - text_width(text, size, bold), y), text, size, bold, fill)
+
+    def lines(
+        self, lines: list[str], y: int, size: int = SMALL, bold: bool = False, gap: int = 0
+    ) -> int:
+        """Draw centred lines from ``y`` down; return the y below the last."""
+        for line in lines:
+            self.center(line, y, size, bold)
+            y += line_height(size) + gap
+        return y
+
+    def invert(self, box: tuple[int, int, int, int]) -> None:
+        """Invert the pixels of ``box`` (a highlight bar)."""
+        region = self.image.crop(box).convert("L").point(lambda v: 255 - v).convert("1")
+        self.image.paste(region, box[:2])
+
+
+@contextmanager
+def frame() -> Iterator[Painter]:
+    """A blank panel to draw on, like luma's ``canvas``; the image is ``painter.image``."""
+    painter = Painter(Image.new(MODE, (WIDTH, HEIGHT), 0))
+    yield painter
+    painter.image.info["text_boxes"] = list(painter.boxes)
+
+
+def text_boxes(image: Image.Image) -> list[tuple[str, tuple[int, int, int, int]]]:
+    """The text boxes a screen recorded (empty for an image not drawn by a screen)."""
+    return list(image.info.get("text_boxes", []))
