@@ -123,7 +123,7 @@ class LumaDisplay(Display):
         if not os.path.exists(bus):
             raise DisplayUnavailable(
                 f"OLED {self.driver}: no I2C bus at {bus}. Enable I2C (sudo raspi-config > "
-                "Interface Options > I2C, then reboot), or set [display] backend = \"terminal\"."
+                'Interface Options > I2C, then reboot), or set [display] backend = "terminal".'
             )
         try:
             from luma.core.interface.serial import i2c
@@ -133,8 +133,7 @@ class LumaDisplay(Display):
                 f"OLED {self.driver}: luma.oled is not installed ({exc}); pip install luma.oled"
             ) from exc
         serial = i2c(port=self.port, address=self.address)
-        return getattr(oled, self.driver)(serial, width=WIDTH, height=HEIGHT,
-                                          rotate=self.rotation)
+        return getattr(oled, self.driver)(serial, width=WIDTH, height=HEIGHT, rotate=self.rotation)
 
     def _open(self) -> None:
         try:
@@ -262,12 +261,22 @@ def to_text(image: Image.Image, style: str = "halfblock", border: bool = True) -
     if style == "halfblock":
         chars = {(0, 0): " ", (1, 0): "\u2580", (0, 1): "\u2584", (1, 1): "\u2588"}
         for y in range(0, HEIGHT, 2):
-            rows.append("".join(
-                chars[(1 if px[x, y] else 0, 1 if px[x, y + 1] else 0)] for x in range(WIDTH)
-            ))
+            rows.append(
+                "".join(
+                    chars[(1 if px[x, y] else 0, 1 if px[x, y + 1] else 0)] for x in range(WIDTH)
+                )
+            )
     elif style == "braille":
-        dots = ((0, 0, 0x01), (0, 1, 0x02), (0, 2, 0x04), (1, 0, 0x08), (1, 1, 0x10),
-                (1, 2, 0x20), (0, 3, 0x40), (1, 3, 0x80))
+        dots = (
+            (0, 0, 0x01),
+            (0, 1, 0x02),
+            (0, 2, 0x04),
+            (1, 0, 0x08),
+            (1, 1, 0x10),
+            (1, 2, 0x20),
+            (0, 3, 0x40),
+            (1, 3, 0x80),
+        )
         for y in range(0, HEIGHT, 4):
             line = []
             for x in range(0, WIDTH, 2):
@@ -278,8 +287,11 @@ def to_text(image: Image.Image, style: str = "halfblock", border: bool = True) -
         raise DisplayConfigError(f"terminal style {style!r}: use halfblock or braille")
     if border:
         width = len(rows[0])
-        rows = ["\u250c" + "\u2500" * width + "\u2510"] + [f"\u2502{r}\u2502" for r in rows] + [
-            "\u2514" + "\u2500" * width + "\u2518"]
+        rows = (
+            ["\u250c" + "\u2500" * width + "\u2510"]
+            + [f"\u2502{r}\u2502" for r in rows]
+            + ["\u2514" + "\u2500" * width + "\u2518"]
+        )
     return "\n".join(rows)
 
 
@@ -288,8 +300,13 @@ class TerminalDisplay(Display):
 
     name = "terminal"
 
-    def __init__(self, stream: TextIO | None = None, style: str = "halfblock",
-                 border: bool = True, in_place: bool | None = None):
+    def __init__(
+        self,
+        stream: TextIO | None = None,
+        style: str = "halfblock",
+        border: bool = True,
+        in_place: bool | None = None,
+    ):
         to_text(Image.new("1", (WIDTH, HEIGHT)), style)  # check the style now
         self.stream = stream or sys.stdout
         self.style, self.border = style, border

@@ -42,8 +42,17 @@ def _view(n: int) -> dict[str, Any]:
         }
         for i, name in enumerate(NAMES[:n])
     ]
-    return {"title": "outatime", "phase": "roll", "turn": NAMES[0], "players": players,
-            "pending": [], "odds": None, "free_dice": 6, "doubleback": False, "winner": None}
+    return {
+        "title": "outatime",
+        "phase": "roll",
+        "turn": NAMES[0],
+        "players": players,
+        "pending": [],
+        "odds": None,
+        "free_dice": 6,
+        "doubleback": False,
+        "winner": None,
+    }
 
 
 def catalogue() -> list[tuple[str, Image.Image]]:
@@ -60,15 +69,26 @@ def catalogue() -> list[tuple[str, Image.Image]]:
         ("roll_3", s.roll(["4", "2", "flux"], "Ana")),
         ("lock", s.lock(["flux", "3", "4"], 2, "Ana", [("Ben", 1)])),
         ("lock_paradox", s.lock(["flux", "88"], 0, "Ben", paradox=1)),
-        ("locked_many_ripples", s.lock(["4", "4", "3"], 3, "Ana", [
-            ("Ben", 2), ("Clara", 1), ("Dmitri", 1), ("Esmeralda", 1), ("Fitzgerald", 1)],
-            confirmed=True)),
+        (
+            "locked_many_ripples",
+            s.lock(
+                ["4", "4", "3"],
+                3,
+                "Ana",
+                [("Ben", 2), ("Clara", 1), ("Dmitri", 1), ("Esmeralda", 1), ("Fitzgerald", 1)],
+                confirmed=True,
+            ),
+        ),
         ("ripple", s.ripple(4, [("Ana", 1), ("Ben", 1)])),
         ("ripple_6", s.ripple(3, [(n, 1) for n in NAMES[1:]])),
         ("instruction_left", s.instruction("Ben", -1)),
         ("instruction_right", s.instruction("Esmeralda", 2)),
-        ("odds", s.odds({"free_dice": 3, "stall": 0.2847, "expected_steps": 0.93,
-                         "stall_loss": 1}, "Ana")),
+        (
+            "odds",
+            s.odds(
+                {"free_dice": 3, "stall": 0.2847, "expected_steps": 0.93, "stall_loss": 1}, "Ana"
+            ),
+        ),
         ("winner", s.winner("Ana")),
         ("card_complete", s.card_complete("Ben", 3, "Ben completes 0.3 card")),
         ("notice_six", s.notice("ALL SIX!", "ANA", "DOUBLEBACK or END")),
@@ -80,8 +100,10 @@ def catalogue() -> list[tuple[str, Image.Image]]:
     ]
     for i, img in enumerate(s.refusal("the flux must go on the DeLorean")):
         out.append((f"refusal_{i}", img))
-    long = ("the 4 is not needed now: Ana's card needs a 2 next (number dice go on in order "
-            "of need). Move the 4 back to the tray and CONFIRM again.")
+    long = (
+        "the 4 is not needed now: Ana's card needs a 2 next (number dice go on in order "
+        "of need). Move the 4 back to the tray and CONFIRM again."
+    )
     for i, img in enumerate(s.error(long)):
         out.append((f"error_{i}", img))
     for i, img in enumerate(s.paradox("Ana", 1, [("Ben", 1)])):
@@ -109,8 +131,11 @@ def game_screens(players: int = 4, seed: int = 1985, limit: int = 60):
         if engine.is_terminal(state):
             break
         actor = engine.actor(state)
-        action = (engine.sample_chance(state, rng) if actor == "chance"
-                  else outatime_bot(engine, state, rng))
+        action = (
+            engine.sample_chance(state, rng)
+            if actor == "chance"
+            else outatime_bot(engine, state, rng)
+        )
         state, effects = engine.apply(state, action)
         for k, (name, img) in enumerate(named_screens_for(engine.view(state), effects)):
             out.append((f"game_{step:03d}_{k:02d}_{name}", img))

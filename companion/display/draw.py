@@ -168,8 +168,14 @@ class Painter:
         return box
 
     def center(
-        self, text: str, y: int, size: int = SMALL, bold: bool = False, fill: int = 1,
-        x0: int = 0, x1: int = WIDTH,
+        self,
+        text: str,
+        y: int,
+        size: int = SMALL,
+        bold: bool = False,
+        fill: int = 1,
+        x0: int = 0,
+        x1: int = WIDTH,
     ) -> tuple[int, int, int, int]:
         """Draw ``text`` centred between ``x0`` and ``x1``."""
         w = text_width(text, size, bold)

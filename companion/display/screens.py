@@ -199,8 +199,15 @@ def roll(
         for i, face in enumerate(dice):
             glyphs.die(p, x + i * (size + gap), y, face, size)
             if selected == i:
-                p.draw.rectangle((x + i * (size + gap), y + size + 2, x + i * (size + gap) +
-                                  size - 1, y + size + 3), fill=1)
+                p.draw.rectangle(
+                    (
+                        x + i * (size + gap),
+                        y + size + 2,
+                        x + i * (size + gap) + size - 1,
+                        y + size + 3,
+                    ),
+                    fill=1,
+                )
         if unknown:
             p.center("? unsure: nudge or pick", 50, SMALL)
         else:
@@ -273,8 +280,14 @@ def gains_screen(header: str, gains: Sequence[tuple[str, int]]) -> Image.Image:
     items = [f"{name} {amount:+d}" for name, amount in gains]
     room = HEIGHT - HEADER_H - 4
     choice = None
-    for size, bold in ((20, True), (BIG, True), (16, True), (MEDIUM, True), (12, False),
-                       (SMALL, False)):
+    for size, bold in (
+        (20, True),
+        (BIG, True),
+        (16, True),
+        (MEDIUM, True),
+        (12, False),
+        (SMALL, False),
+    ):
         lines = wrap_items(items, WIDTH - 4, size, bold)
         if len(lines) <= 3 and cap_height(size) + (len(lines) - 1) * line_height(size) <= room:
             choice = size, bold, lines
@@ -320,8 +333,10 @@ def odds(odds: dict[str, Any], player: str | None = None) -> Image.Image:
     return standard(
         f"{who}ROLL {free} MORE?",
         f"STALL {stall}%",
-        [f"expect +{odds['expected_steps']:.1f} steps",
-         f"a stall costs {odds.get('stall_loss', 1)}"],
+        [
+            f"expect +{odds['expected_steps']:.1f} steps",
+            f"a stall costs {odds.get('stall_loss', 1)}",
+        ],
     )
 
 
@@ -377,8 +392,11 @@ def menu(title: str, items: Sequence[str], selected: int = 0) -> Image.Image:
 
 def face_picker(die: int, selected: int = 0, dice: Sequence[str | None] | None = None):
     """The menu to pick an unsure die's face (die numbered from 1)."""
-    return menu(f"DIE {die}: WHICH FACE?", [("flux capacitor" if f == "flux" else f)
-                                          for f in FACES], selected)
+    return menu(
+        f"DIE {die}: WHICH FACE?",
+        [("flux capacitor" if f == "flux" else f) for f in FACES],
+        selected,
+    )
 
 
 # --------------------------------------------------------------------------- animations

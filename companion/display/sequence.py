@@ -153,8 +153,12 @@ def named_screens_for(
         elif kind == "six":
             out.append(("six", s.notice("ALL SIX!", name.upper(), e["text"].split(": ", 1)[-1])))
         elif kind == "doubleback":
-            out.append(("doubleback", s.notice("DOUBLEBACK", name.upper(),
-                                               f"reroll {e.get('dice', '')} dice")))
+            out.append(
+                (
+                    "doubleback",
+                    s.notice("DOUBLEBACK", name.upper(), f"reroll {e.get('dice', '')} dice"),
+                )
+            )
         elif kind == "no_die":
             out.append(("no_die", s.notice("NO DIE FITS", name.upper(), "turn passes")))
         elif kind == "win":

@@ -1,0 +1,198 @@
+"""Golden images through luma's dummy device, and the rules every screen keeps.
+
+Set UPDATE_GOLDEN=1 to rewrite tests/display/golden/*.png after a deliberate change (then look
+at them).
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+from luma.core.device import dummy
+from PIL import Image, ImageChops
+
+from companion.display import screens as s
+from companion.display.cli import _view, catalogue, game_screens
+from companion.display.draw import HEIGHT, WIDTH, text_boxes
+from companion.display.sequence import lock_summary, named_screens_for, screens_for
+
+GOLDEN = Path(__file__).parent / "golden"
+UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
+CATALOGUE = catalogue()
+GAME = game_screens(players=4, seed=1985, limit=60)
+
+
+def on_dummy(image: Image.Image) -> Image.Image:
+    device = dummy(width=WIDTH, height=HEIGHT, mode="1")
+    from companion.display.backends import draw_on
+
+    draw_on(device, image)
+    return device.image
+
+
+@pytest.mark.parametrize("name,image", CATALOGUE, ids=[n for n, _ in CATALOGUE])
+def test_golden(name, image):
+    shown = on_dummy(image)
+    path = GOLDEN / f"{name}.png"
+    if UPDATE:
+        GOLDEN.mkdir(exist_ok=True)
+        shown.save(path)
+    assert path.exists(), f"no golden for {name}: run with UPDATE_GOLDEN=1 and look at it"
+    golden = Image.open(path).convert("1")
+    diff = ImageChops.difference(shown.convert("L"), golden.convert("L")).getbbox()
+    assert diff is None, f"{name} differs from {path} in box {diff}"
+
+
+def assert_on_panel(name, image):
+    assert image.size == (WIDTH, HEIGHT) and image.mode == "1", name
+    for text, (x0, y0, x1, y1) in text_boxes(image):
+        assert 0 <= x0 and 0 <= y0 and x1 <= WIDTH and y1 <= HEIGHT, (name, text, (x0, y0, x1, y1))
+
+
+@pytest.mark.parametrize("name,image", CATALOGUE + GAME, ids=[n for n, _ in CATALOGUE + GAME])
+def test_text_stays_on_the_panel(name, image):
+    assert_on_panel(name, image)
+
+
+def test_every_screen_draws_text_it_records():
+    for name, image in CATALOGUE:
+        if name.startswith(("boot", "stall_", "paradox_")):
+            continue
+        assert text_boxes(image), name
+
+
+def words(image):
+    return " ".join(t for t, _ in text_boxes(image)).replace("-", " ").split()
+
+
+def test_long_error_wraps_over_pages_and_keeps_every_word():
+    message = (
+        "the 4 is not needed now: Ana's card needs a 2 next (number dice go on in order "
+        "of need). Move the 4 back to the tray and CONFIRM again."
+    )
+    pages = s.error(message)
+    assert len(pages) >= 2
+    shown = []
+    for page in pages:
+        assert_on_panel("error", page)
+        shown += [w for w in words(page) if not (w[0].isdigit() and "/" in w)]
+    # every word of the message is on some page, in order, none cut
+    body = [w for w in shown if w != "CHECK"]
+    assert " ".join(body) == " ".join(message.replace("-", " ").split())
+
+
+def test_a_word_wider_than_the_panel_is_split_with_a_visible_hyphen():
+    pages = s.error("Supercalifragilisticexpialidociouslyfluxcapacitating")
+    lines = [t for p in pages for t, _ in text_boxes(p) if t != "CHECK"]
+    assert len(lines) >= 2 and all(line.endswith("-") for line in lines[:-1])
+    assert "".join(line.rstrip("-") for line in lines) == (
+        "Supercalifragilisticexpialidociouslyfluxcapacitating"
+    )
+
+
+def test_long_names_wrap_on_the_turn_screen():
+    img = s.turn("Maximiliana Esmeralda")
+    assert_on_panel("turn", img)
+    assert len([t for t, _ in text_boxes(img)]) >= 3  # two main lines and the detail
+
+
+@pytest.mark.parametrize("n", [2, 3, 4, 5, 6])
+def test_players_table_fits_2_to_6(n):
+    view = _view(n)
+    img = s.players(view)
+    assert_on_panel("players", img)
+    texts = [t for t, _ in text_boxes(img)]
+    for row in view["players"]:
+        assert f"{row['cards_completed']}/5" in texts
+    names = [t for t, (x0, _, _, _) in text_boxes(img) if x0 <= 2]
+    assert len(names) == n
+    for shown, row in zip(names, view["players"], strict=True):
+        assert row["name"].startswith(shown.rstrip("."))
+
+
+def test_roll_marks_unknown_dice():
+    known = s.roll(["2", "3", "4"], "Ana")
+    unsure = s.roll(["2", None, "?"], "Ana")
+    assert [t for t, _ in text_boxes(unsure)].count("?") == 2
+    assert "?" not in [t for t, _ in text_boxes(known)]
+
+
+@pytest.mark.parametrize("frames", [s.paradox("Ana", 1, [("Ben", 1)]), s.stall("Ana", 1, 1)])
+def test_animations_have_several_distinct_frames(frames):
+    assert len(frames) >= 3
+    distinct = {f.tobytes() for f in frames}
+    assert len(distinct) == len(frames)
+
+
+def test_menu_scrolls_to_keep_the_selection_visible():
+    items = [f"item {i}" for i in range(10)]
+    for selected in range(10):
+        texts = [t for t, _ in text_boxes(s.menu("LIST", items, selected))]
+        assert f"item {selected}" in texts
+        assert f"{selected + 1}/10" in texts
+
+
+def effects_of(*kinds_and_data):
+    return [{"kind": k, "text": k, **d} for k, d in kinds_and_data]
+
+
+def base_view(**extra):
+    view = _view(3)
+    view.update(extra)
+    return view
+
+
+def test_screens_for_merges_ripples_of_one_number_and_instructions_per_player():
+    effects = effects_of(
+        ("lock", {"player": "Ana", "dice": ["4", "4", "3"]}),
+        ("advance", {"player": "Ana", "number": 4}),
+        ("ripple", {"player": "Ben", "number": 4}),
+        ("instruction", {"player": "Ben", "spaces": 1}),
+        ("advance", {"player": "Ana", "number": 4}),
+        ("ripple", {"player": "Ben", "number": 4}),
+        ("instruction", {"player": "Ben", "spaces": 1}),
+        ("ripple", {"player": "Clara", "number": 4}),
+        ("instruction", {"player": "Clara", "spaces": 1}),
+        ("advance", {"player": "Ana", "number": 3}),
+    )
+    named = named_screens_for(base_view(phase="place"), effects)
+    names = [n for n, _ in named]
+    assert names.count("ripple") == 1
+    assert names.count("instruction") == 2
+    ripple = dict(named)["ripple"]
+    assert " ".join(t for t, _ in text_boxes(ripple)[1:]) == "Ben +2, Clara +1"
+    lock = dict(named)["lock"]
+    assert "ANA +3" in [t for t, _ in text_boxes(lock)]
+    assert lock_summary(effects) == {
+        "dice": ["4", "4", "3"],
+        "steps": 3,
+        "player": "Ana",
+        "ripples": [("Ben", 2), ("Clara", 1)],
+        "paradox": 0,
+    }
+
+
+def test_screens_for_ends_with_the_decision_or_the_odds():
+    odds = {"free_dice": 3, "stall": 0.3, "expected_steps": 0.8, "stall_loss": 1}
+    assert [n for n, _ in named_screens_for(base_view(odds=odds), [])] == ["odds"]
+    pending = [{"decision": "target", "player": "Ana", "options": ["Ben", "Clara"]}]
+    named = named_screens_for(
+        base_view(pending=pending), effects_of(("paradox", {"player": "Ana", "size": 1}))
+    )
+    assert [n for n, _ in named][-1] == "menu_target"
+    assert sum(1 for n, _ in named if n.startswith("paradox_")) >= 3
+
+
+def test_screens_for_a_whole_bot_game_with_six_players():
+    screens = game_screens(players=6, seed=7, limit=400)
+    assert len(screens) > 50
+    for name, image in screens:
+        assert_on_panel(name, image)
+    assert any(n.endswith("_win") for n, _ in screens)
+
+
+def test_screens_for_returns_images():
+    images = screens_for(base_view(), effects_of(("turn", {"player": "Ana"})))
+    assert images and all(isinstance(i, Image.Image) for i in images)
