@@ -390,7 +390,7 @@ def menu(title: str, items: Sequence[str], selected: int = 0) -> Image.Image:
     return p.image
 
 
-def face_picker(die: int, selected: int = 0, dice: Sequence[str | None] | None = None):
+def face_picker(die: int, selected: int = 0):
     """The menu to pick an unsure die's face (die numbered from 1)."""
     return menu(
         f"DIE {die}: WHICH FACE?",
