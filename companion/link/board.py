@@ -635,3 +635,26 @@ def open_light_board(port: str | None, **kwargs: Any) -> LightBoard | NullLightB
     if not port or port.strip().lower() == "none":
         return NullLightBoard()
     return LightBoard(port, **kwargs)
+
+
+class KnobButtons:
+    """The board's knob as a buttons backend: ``poll()`` gives press names like
+    ``companion.buttons`` (a long push of the knob is "menu", as a long confirm is there).
+
+    >>> board = NullLightBoard()
+    >>> knob = KnobButtons(board)
+    >>> board.press("next"); board.press("hold")
+    >>> knob.poll()
+    ['next', 'menu']
+    """
+
+    KEY_TO_PRESS = {"next": "next", "prev": "prev", "confirm": "confirm", "hold": "menu"}
+
+    def __init__(self, board: LightBoard | NullLightBoard) -> None:
+        self.board = board
+
+    def poll(self) -> list[str]:
+        return [self.KEY_TO_PRESS[k.key] for k in self.board.keys() if k.key in self.KEY_TO_PRESS]
+
+    def close(self) -> None:
+        pass  # the board belongs to whoever opened it

@@ -3,6 +3,7 @@ joined by a pseudo-terminal the way a Pico's USB serial appears on the Pi."""
 
 from __future__ import annotations
 
+import argparse
 import os
 import subprocess
 import time
@@ -12,6 +13,7 @@ from pathlib import Path
 import pytest
 
 from companion.link import LightBoard, LinkStatus
+from companion.link.cli import register
 
 from .conftest import ROOT, micropython_env
 
@@ -23,13 +25,13 @@ class SimBoard:
     """Firmware process on the master side of a fresh pty; ``link`` is a udev-style symlink
     to the slave side, so the host sees one stable path while boards come and go."""
 
-    def __init__(self, exe: str, tmp: Path, link: Path, *args: str) -> None:
+    def __init__(self, exe: str, tmp: Path, link: Path, *args: str, script: Path = SIM) -> None:
         self.dump = tmp / f"ring-{time.monotonic_ns()}.txt"
         self.master, slave = os.openpty()
         env = micropython_env()
         env["FAKE_NEOPIXEL_DUMP"] = str(self.dump)
         self.proc = subprocess.Popen(
-            [exe, str(SIM), *args],
+            [exe, str(script), *args],
             stdin=self.master,
             stdout=self.master,
             stderr=subprocess.PIPE,
@@ -75,8 +77,8 @@ def rig(micropython: str, tmp_path: Path) -> Iterator[Callable[..., SimBoard]]:
     boards: list[SimBoard] = []
     link = tmp_path / "companion-lights"
 
-    def start(*args: str) -> SimBoard:
-        sim = SimBoard(micropython, tmp_path, link, *args)
+    def start(*args: str, script: Path = SIM) -> SimBoard:
+        sim = SimBoard(micropython, tmp_path, link, *args, script=script)
         boards.append(sim)
         return sim
 
@@ -89,6 +91,10 @@ def rig(micropython: str, tmp_path: Path) -> Iterator[Callable[..., SimBoard]]:
 
 def is_red(px: tuple[int, ...]) -> bool:
     return px[0] > 0 and px[1] == 0 and px[2] == 0
+
+
+def all_red(ring: list[tuple[int, ...]]) -> bool:
+    return bool(ring) and all(is_red(px) for px in ring)
 
 
 def test_handshake_commands_keys_and_fallback(rig: Callable[..., SimBoard]) -> None:
@@ -110,7 +116,7 @@ def test_handshake_commands_keys_and_fallback(rig: Callable[..., SimBoard]) -> N
 
         assert wait_until(lambda: sim.ring() == [(FALLBACK,) * 3] * 16), "boots steady"
         link.turn("red")
-        assert wait_until(lambda: all(is_red(px) for px in sim.ring())), sim.ring()
+        assert wait_until(lambda: all_red(sim.ring())), sim.ring()
         link.effect("stall")  # amber blinks, then back to red
         assert wait_until(lambda: sim.ring()[0] == (160, 110 * 160 // 255, 0), 1.0), sim.ring()
         assert wait_until(lambda: is_red(sim.ring()[0]), 2.0)
@@ -142,7 +148,7 @@ def test_board_unplugged_and_plugged_back(rig: Callable[..., SimBoard]) -> None:
         assert link.wait_ready(5.0), link.last_error
         first.release_slave()
         link.turn("red")
-        assert wait_until(lambda: all(is_red(px) for px in first.ring()))
+        assert wait_until(lambda: all_red(first.ring()))
 
         first.unplug()
         rig.link.unlink()  # the device node goes away with the board
@@ -158,9 +164,42 @@ def test_board_unplugged_and_plugged_back(rig: Callable[..., SimBoard]) -> None:
         assert link.wait_ready(5.0), link.last_error
         second.release_slave()
         # the host puts its last base mode back without being asked
-        assert wait_until(lambda: all(is_red(px) for px in second.ring())), second.ring()
+        assert wait_until(lambda: all_red(second.ring())), second.ring()
         assert link.stats["lost"] >= 1
         assert statuses[:3] == [LinkStatus.CONNECTING, LinkStatus.READY, LinkStatus.DISCONNECTED]
         assert statuses[-1] is LinkStatus.READY
     finally:
         link.close()
+
+
+def test_firmware_main_py_itself(rig: Callable[..., SimBoard]) -> None:
+    sim = rig(script=ROOT / "firmware" / "main.py")
+    with LightBoard(str(rig.link), heartbeat=0.2) as link:
+        assert link.wait_ready(5.0), link.last_error
+        sim.release_slave()
+        link.turn((0, 0, 255))
+        assert wait_until(lambda: sim.ring() and sim.ring()[0][2] > 0 and sim.ring()[0][0] == 0)
+
+
+def _lights(argv: list[str]) -> int:
+    parser = argparse.ArgumentParser()
+    register(parser.add_subparsers(), None)
+    args = parser.parse_args(["lights", *argv])
+    return args.handler(args)
+
+
+def test_lights_command(rig: Callable[..., SimBoard], capsys: pytest.CaptureFixture[str]) -> None:
+    sim = rig("keys=prev")
+    rc = _lights(["--port", str(rig.link), "--turn", "red", "--effect", "ripple", "--watch", "1"])
+    out = capsys.readouterr().out
+    assert rc == 0, out
+    assert "firmware 0.1.0, protocol 1, 16 LEDs, features enc,buzz" in out
+    assert "key prev" in out
+    # once the ripple is over the ring is red, until the board misses the host's PINGs
+    assert wait_until(lambda: all_red(sim.ring()), 2.0), sim.ring()
+
+
+def test_lights_command_without_a_board(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    rc = _lights(["--port", str(tmp_path / "nothing"), "--timeout", "0.3"])
+    assert rc == 1
+    assert "disconnected" in capsys.readouterr().out

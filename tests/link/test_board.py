@@ -10,6 +10,7 @@ import serial
 from companion.link import (
     BoardInfo,
     KeyEvent,
+    KnobButtons,
     LightBoard,
     LinkStatus,
     NullLightBoard,
@@ -424,3 +425,42 @@ def test_open_light_board_with_port_is_real() -> None:
     link.pump()
     assert link.status is LinkStatus.DISCONNECTED
     link.close()
+
+
+def test_knob_as_buttons_backend() -> None:
+    rig = Rig()
+    link = rig.ready()
+    knob = KnobButtons(link)
+    for key in ("next", "prev", "confirm", "hold"):
+        rig.board.emit("KEY", [key])
+    rig.pump()
+    assert knob.poll() == ["next", "prev", "confirm", "menu"]
+    assert knob.poll() == []
+    knob.close()
+
+
+def test_close_from_status_callback_does_not_deadlock() -> None:
+    closed: list[LinkStatus] = []
+
+    def on_status(status: LinkStatus, error: str | None) -> None:
+        if status is LinkStatus.DISCONNECTED:
+            link.close()
+            closed.append(status)
+
+    link = LightBoard("/dev/companion-lights-missing", on_status=on_status, poll_interval=0.01)
+    link._thread.join(timeout=2.0)  # type: ignore[union-attr]
+    assert closed == [LinkStatus.DISCONNECTED]
+    assert link.status is LinkStatus.CLOSED
+
+
+def test_thread_survives_a_broken_status_callback(caplog: pytest.LogCaptureFixture) -> None:
+    board = FakeBoard()
+
+    def on_status(status: LinkStatus, error: str | None) -> None:
+        raise RuntimeError("callback bug")
+
+    with LightBoard(
+        "fake", opener=lambda *a, **k: FakeSerial(board), on_status=on_status, poll_interval=0.005
+    ) as link:
+        assert link.wait_ready(2.0)
+    assert "callback failed" in caplog.text

@@ -1,0 +1,88 @@
+"""``companion lights``: check a light board by hand (handshake, commands, key events)."""
+
+from __future__ import annotations
+
+import argparse
+import time
+
+from companion.link import lightproto as lp
+from companion.link.board import DEFAULT_PORT, LightBoard, colour_arg
+
+
+def register(commands, bench_commands) -> None:
+    p = commands.add_parser(
+        "lights",
+        help="talk to the light board: show its HELLO, send commands, print key events",
+        description="Open the light board, wait for its HELLO, send the commands given (base "
+        "mode first, then effect, then buzz) and print key events until --watch runs out. "
+        "Exit code 1 if the board does not answer. See docs/light-protocol.md.",
+    )
+    p.add_argument(
+        "--port", default=DEFAULT_PORT, help=f"serial port or URL (default {DEFAULT_PORT})"
+    )
+    base = p.add_mutually_exclusive_group()
+    base.add_argument(
+        "--steady",
+        nargs="?",
+        const=-1,
+        type=int,
+        metavar="LEVEL",
+        help="steady white, LEVEL 0-255 (default: the board's)",
+    )
+    base.add_argument("--off", action="store_true", help="all LEDs off")
+    base.add_argument("--turn", metavar="COLOUR", help="breathe a colour: rrggbb or a name")
+    p.add_argument("--effect", choices=lp.EFFECTS)
+    p.add_argument("--colour", help="colour for --effect (default: the effect's own)")
+    p.add_argument("--buzz", nargs=2, type=int, metavar=("HZ", "MS"))
+    p.add_argument(
+        "--watch",
+        type=float,
+        default=0.0,
+        metavar="SECONDS",
+        help="print key events for this long (Ctrl-C stops)",
+    )
+    p.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for the board")
+    p.set_defaults(handler=cmd_lights)
+
+
+def cmd_lights(args: argparse.Namespace) -> int:
+    from companion.cli import UserError
+
+    for colour in (args.turn, args.colour):
+        if colour is not None:
+            try:
+                colour_arg(colour)
+            except ValueError as exc:
+                raise UserError(f"colour {colour!r}: {exc}; write rrggbb or a name") from exc
+    with LightBoard(args.port) as board:
+        if not board.wait_ready(args.timeout):
+            print(f"{args.port}: {board.status.value} ({board.last_error or 'no HELLO'})")
+            return 1
+        info = board.info
+        assert info is not None
+        features = ",".join(info.features) or "none"
+        print(
+            f"{args.port}: firmware {info.firmware}, protocol {info.protocol}, "
+            f"{info.leds} LEDs, features {features}"
+        )
+        if args.steady is not None:
+            board.steady(None if args.steady < 0 else args.steady)
+        elif args.off:
+            board.off()
+        elif args.turn:
+            board.turn(args.turn)
+        if args.effect:
+            board.effect(args.effect, args.colour)
+        if args.buzz:
+            board.buzz(*args.buzz)
+        end = time.monotonic() + max(args.watch, 0.5)  # time for the ACKs to come back
+        try:
+            while (left := end - time.monotonic()) > 0:
+                key = board.wait_key(left)
+                if key is not None:
+                    print(f"key {key.key}", flush=True)
+        except KeyboardInterrupt:
+            pass
+        naks = board.stats["naks"] + board.stats["unacked"]
+        print(f"{args.port}: {board.status.value}" + (f", {naks} commands refused" if naks else ""))
+        return 0 if board.ready and not naks else 1
