@@ -98,7 +98,7 @@ class TemplateClassifier:
             best = float(s[order[0]])
             second = float(s[order[1]]) if len(order) > 1 else -1.0
             # Sure when the match is good and clearly better than any other face.
-            conf = np.clip((best - 0.35) / 0.35, 0, 1) * np.clip((best - second) / 0.12, 0, 1)
+            conf = np.clip((best - 0.35) / 0.35, 0, 1) * np.clip((best - second) / 0.06, 0, 1)
             result.append((self.faces[order[0]], float(conf)))
         return result
 

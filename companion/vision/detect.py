@@ -15,6 +15,8 @@ import numpy as np
 WORK_SIDE = 640
 # Opening width as a fraction of the die side: removes tray rims and cracks, keeps dice.
 OPEN_FRACTION = 0.6
+# Weight of local lightness contrast against colour distance (0 turns it off).
+TEXTURE_GAIN = 0.0
 
 
 @dataclass(frozen=True)
@@ -83,26 +85,27 @@ def background_distance(image: np.ndarray, window: float | None = None) -> np.nd
     return cv2.sqrt(0.5 * d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
 
 
+def local_contrast(image: np.ndarray, window: float) -> np.ndarray:
+    """Standard deviation of lightness over a square window (float32)."""
+    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
+    k = max(3, int(window) | 1)
+    mean = cv2.blur(gray, (k, k))
+    sq = cv2.blur(gray * gray, (k, k))
+    return cv2.sqrt(np.maximum(sq - mean * mean, 0))
+
+
 def _estimate_side(mask: np.ndarray) -> float:
     """Median size of compact, square-ish blobs: the die size in this frame (0 if none)."""
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
     h, w = mask.shape[:2]
-    lo, hi = (min(h, w) / 120.0) ** 2, (min(h, w) / 5.0) ** 2
-    cand = []
-    for c in contours:
-        a = cv2.contourArea(c)
-        if not lo <= a <= hi:
-            continue
-        (_, _), (rw, rh), _ = cv2.minAreaRect(c)
-        if rw * rh > 0 and a / (rw * rh) > 0.75 and max(rw, rh) < 1.5 * min(rw, rh):
-            cand.append(np.sqrt(a))
-    return float(np.median(cand)) if cand else 0.0
+    comps = _components(mask, (min(h, w) / 120.0) ** 2)
+    return _median_side([(p, a) for p, a in comps if a <= (min(h, w) / 5.0) ** 2])
 
 
-def _threshold(dist: np.ndarray) -> float:
+def _threshold(dist: np.ndarray, k: float = 6.0, floor: float = 10.0) -> float:
+    """``k`` robust standard deviations above the typical tray pixel, at least ``floor``."""
     med = float(np.median(dist))
     mad = float(np.median(np.abs(dist - med))) * 1.4826 + 1e-3
-    return max(med + 6.0 * mad, 10.0)
+    return max(med + k * mad, floor)
 
 
 def _fill_holes(mask: np.ndarray, max_area: float) -> np.ndarray:
@@ -161,6 +164,10 @@ def find_dice(image: np.ndarray, die_side: float | None = None, keep_mask: bool 
         if side <= 0:
             side = min(h, w) / 20.0
     dist = background_distance(work, window=3.0 * side)
+    if TEXTURE_GAIN > 0:
+        # White dice on a white table differ little in colour but carry edges and pips:
+        # local contrast over a third of a die finds them.
+        dist = np.maximum(dist, TEXTURE_GAIN * local_contrast(work, side / 3.0))
     mask = (dist > _threshold(dist)).astype(np.uint8) * 255
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, k3)
     mask = _fill_holes(mask, 0.8 * side * side)
@@ -169,40 +176,35 @@ def find_dice(image: np.ndarray, die_side: float | None = None, keep_mask: bool 
     mask = cv2.morphologyEx(
         mask, cv2.MORPH_OPEN, cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (ko, ko))
     )
-    contours, _ = cv2.findContours(mask, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_NONE)
-    min_area = (min(h, w) / 120.0) ** 2
-    comps = [(c, cv2.contourArea(c)) for c in contours]
-    comps = [(c, a) for c, a in comps if a >= min_area]
+    comps = _components(mask, (min(h, w) / 120.0) ** 2)
+    # Re-measure the die on this mask: its blobs carry the same halo as the ones we split.
+    side2 = _median_side(comps)
+    if die_side is None and side2 > 0:
+        side = side2
     blobs: list[Blob] = []
     big_area = 0.0
     if side > 0:
         unit = side * side
-        for c, a in comps:
+        for pts, a in comps:
             ratio = a / unit
             if ratio < 0.3:
                 continue
             if ratio > 12:
                 # Large and solid: a hand or an arm. Thin rings (a tray wall) are not.
-                hull = cv2.contourArea(cv2.convexHull(c))
+                hull = cv2.contourArea(cv2.convexHull(pts))
                 if hull > 0 and a / hull > 0.5:
                     big_area += a
                 continue
-            rect = cv2.minAreaRect(c)
-            (rcx, rcy), (rw, rh), ang = rect
+            (_, _), (rw, rh), _ = cv2.minAreaRect(pts)
             fill = a / max(rw * rh, 1e-6)
             n = int(round(ratio)) if ratio > 1.6 else 1
             if n == 1 and fill < 0.8 and ratio > 1.25:
                 n = 2
-            groups = [c] if n == 1 else _split(c_pixels(c, mask.shape), n)
+            groups = [pts] if n == 1 else _split(pts, n)
             for g in groups:
-                g = g.reshape(-1, 1, 2).astype(np.float32)
                 (gx, gy), (gw, gh), gang = cv2.minAreaRect(g)
-                if n > 1:
-                    # k-means groups of touching dice are pixel sets: area = pixel count.
-                    ga = float(len(g))
-                    gfill = ga / max(gw * gh, 1e-6)
-                else:
-                    ga, gfill = a, fill
+                ga = float(len(g))
+                gfill = ga / max(gw * gh, 1e-6)
                 if ga / unit < 0.3 or max(gw, gh) > 2.2 * max(min(gw, gh), 1):
                     continue
                 blobs.append(Blob(gx / scale, gy / scale, gw / scale, gh / scale, gang,
@@ -213,13 +215,29 @@ def find_dice(image: np.ndarray, die_side: float | None = None, keep_mask: bool 
     )
 
 
-def c_pixels(contour: np.ndarray, shape: tuple[int, ...]) -> np.ndarray:
-    """Pixel coordinates (x, y) inside a contour."""
-    x, y, w, h = cv2.boundingRect(contour)
-    m = np.zeros((h, w), np.uint8)
-    cv2.drawContours(m, [contour - np.array([x, y])], -1, 255, cv2.FILLED)
-    ys, xs = np.nonzero(m)
-    return np.stack([xs + x, ys + y], axis=1)
+def _components(mask: np.ndarray, min_area: float) -> list[tuple[np.ndarray, float]]:
+    """Connected parts of a mask as (pixel coordinates float32 (x, y), pixel count).
+
+    Pixel counts, not contours: a die inside a closed ring (a tray wall) is its own part.
+    """
+    n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
+    out = []
+    for i in range(1, n):
+        x, y, w, h, a = stats[i]
+        if a < min_area:
+            continue
+        ys, xs = np.nonzero(labels[y:y + h, x:x + w] == i)
+        out.append((np.stack([xs + x, ys + y], axis=1).astype(np.float32), float(a)))
+    return out
+
+
+def _median_side(comps: list[tuple[np.ndarray, float]]) -> float:
+    sides = []
+    for pts, a in comps:
+        (_, _), (rw, rh), _ = cv2.minAreaRect(pts)
+        if rw * rh > 0 and a / (rw * rh) > 0.75 and max(rw, rh) < 1.5 * min(rw, rh):
+            sides.append(np.sqrt(a))
+    return float(np.median(sides)) if sides else 0.0
 
 
 def refine_blob(image: np.ndarray, blob: Blob) -> tuple[Blob, bool]:

@@ -6,6 +6,7 @@ The faces are the project's own glyphs (see ``faces.py``), not the printed dice 
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 import cv2
@@ -57,10 +58,14 @@ class SyntheticTray:
 
     def __init__(self, dice: str | FaceSet = "d6", width: int = 640, height: int = 480,
                  seed: int | None = None, style: str | None = None,
-                 die_side: tuple[float, float] = (0.06, 0.1), keep_scene: bool = False) -> None:
+                 die_side: tuple[float, float] = (0.06, 0.1), keep_scene: bool = False,
+                 custom_faces: dict[str, Callable[[np.ndarray, tuple], None]] | None = None
+                 ) -> None:
         self.set = face_set(dice) if isinstance(dice, str) else dice
         # keep_scene: same table, light and die size for every render (a session at a table).
         self.keep_scene = keep_scene
+        # custom_faces: face -> draw(img, ink) to replace a glyph (a die whose 6 is a logo).
+        self.custom_faces = dict(custom_faces or {})
         self._scene: tuple | None = None
         self.width, self.height = width, height
         self.rng = np.random.default_rng(seed)
@@ -102,7 +107,10 @@ class SyntheticTray:
         img = np.zeros((s, s, 3), np.uint8)
         img[:] = body
         style = self.style or ("numerals" if rng.random() < 0.5 else "pips")
-        draw_face(img, self.set.name, face, ink, style)
+        if face in self.custom_faces:
+            self.custom_faces[face](img, ink)
+        else:
+            draw_face(img, self.set.name, face, ink, style)
         # A soft highlight across the face: plastic is never flat-lit.
         yy, xx = np.mgrid[0:s, 0:s].astype(np.float32) / s
         g = 1.0 + rng.uniform(-0.12, 0.12) * (xx - 0.5) + rng.uniform(-0.12, 0.12) * (yy - 0.5)

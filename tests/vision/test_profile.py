@@ -1,0 +1,167 @@
+"""Profiles: JSON round trip, clear errors for broken files, learning from labelled photos."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from companion.vision import DiceProfile, DiceReader, ProfileError, SyntheticTray
+from companion.vision.calibrate import CalibrationError, capture_profile, learn_profile
+from companion.vision.dataset import match_blobs
+from companion.vision.defaults import default_profile
+from companion.vision.detect import Blob
+from companion.vision.faces import FACE_SETS, draw_star
+from companion.vision.labeled import Box, LabelError, load_labeled_dir
+from companion.vision.sources import Frame, FrameSource
+
+from .conftest import write_labeled
+
+
+def test_round_trip(tmp_path: Path) -> None:
+    p = default_profile("back_in_time")
+    p.save(tmp_path / "p.json")
+    q = DiceProfile.load(tmp_path / "p.json")
+    assert q.faces == p.faces and q.colours == p.colours
+    for f in p.faces:
+        assert all(
+            np.array_equal(a, b) for a, b in zip(p.templates[f], q.templates[f], strict=True)
+        )
+    text = (tmp_path / "p.json").read_text()
+    assert text.startswith("{") and "pickle" not in text
+
+
+@pytest.mark.parametrize(
+    "content, message",
+    [
+        ("{not json", "line 1 column 2: not valid JSON"),
+        ("[]", "expected a JSON object"),
+        ('{"format": "something-else"}', "not a dice profile"),
+        ('{"format": "companion-dice-profile", "version": 9}', "profile version 9"),
+        ('{"format": "companion-dice-profile", "version": 1, "dice": "d20"}', "'d20'"),
+        (
+            '{"format": "companion-dice-profile", "version": 1, "dice": "d6", "templates": '
+            '{"1": [[1, 2, 3]]}}',
+            "576 integers",
+        ),
+    ],
+)
+def test_broken_profile_says_what_where_and_what_to_do(
+    tmp_path: Path, content: str, message: str
+) -> None:
+    path = tmp_path / "broken.json"
+    path.write_text(content)
+    with pytest.raises(ProfileError) as err:
+        DiceProfile.load(path)
+    assert message in str(err.value)
+    assert str(path) in str(err.value)
+
+
+def test_missing_profile(tmp_path: Path) -> None:
+    with pytest.raises(ProfileError, match="no such profile file.*calibrate dice"):
+        DiceProfile.load(tmp_path / "nope.json")
+
+
+def test_profile_teaches_an_emblem_face_from_14_photos(tmp_path: Path) -> None:
+    # A d6 whose 6 is a logo (a star) instead of six pips.
+    logo = {"6": draw_star}
+    faces = list(FACE_SETS["d6"].faces)
+    train = write_labeled(
+        tmp_path / "train", SyntheticTray("d6", seed=21, custom_faces=logo), 14, faces, n_dice=6
+    )
+    profile = learn_profile(train)
+    profile.save(tmp_path / "logo.json")
+    reader = DiceReader(profile=tmp_path / "logo.json")
+    tray = SyntheticTray("d6", seed=99, custom_faces=logo)
+    right = total = sixes = 0
+    for _ in range(10):
+        image, truth = tray.render(n_dice=6)
+        dice = reader.read(image)
+        blobs = [Blob(d.x, d.y, d.w, d.h, 0.0) for d in dice]
+        matched, _ = match_blobs(
+            blobs, [Box(t.x, t.y, t.side * 1.3, t.side * 1.3, t.face) for t in truth]
+        )
+        total += len(truth)
+        for i, j in matched.items():
+            right += dice[i].face == truth[j].face
+            sixes += truth[j].face == "6" and dice[i].face == "6"
+    assert sixes >= 5
+    assert right / total >= 0.95, (right, total)
+
+
+def test_labels_that_do_not_match_their_image(tmp_path: Path) -> None:
+    folder = write_labeled(
+        tmp_path / "set", SyntheticTray("d6", seed=1), 1, ["1", "2", "3", "4", "5", "6"]
+    )
+    label = folder / "labels" / "tray_000.txt"
+    label.write_text("9 0.5 0.5 0.1 0.1\n")
+    with pytest.raises(LabelError, match=r"tray_000.txt:1: class 9 but classes.txt"):
+        load_labeled_dir(folder)
+    label.write_text("0 320 240 30 30\n")
+    with pytest.raises(LabelError, match="not normalised"):
+        load_labeled_dir(folder)
+    label.write_text("0 0.5 0.5\n")
+    with pytest.raises(LabelError, match="expected 'class cx cy w h'"):
+        load_labeled_dir(folder)
+    (folder / "classes.txt").unlink()
+    with pytest.raises(LabelError, match="classes.txt"):
+        load_labeled_dir(folder)
+
+
+def test_ignore_files_are_not_labels(tmp_path: Path) -> None:
+    folder = write_labeled(
+        tmp_path / "set", SyntheticTray("d6", seed=2), 2, list(FACE_SETS["d6"].faces), n_dice=2
+    )
+    (folder / "labels" / "tray_000.ignore.txt").write_text("-1 0.1 0.1 0.05 0.05\n")
+    _, items = load_labeled_dir(folder)
+    assert len(items) == 2
+    assert len(items[0].ignore) == 1 and len(items[1].ignore) == 0
+
+
+def test_face_names_outside_every_set(tmp_path: Path) -> None:
+    folder = write_labeled(
+        tmp_path / "set", SyntheticTray("d6", seed=2), 1, list(FACE_SETS["d6"].faces)
+    )
+    (folder / "classes.txt").write_text("one\ntwo\nthree\nfour\nfive\nsix\n")
+    with pytest.raises(CalibrationError, match="not all in one face set"):
+        learn_profile(folder)
+
+
+class _ShowFace(FrameSource):
+    """A camera over a tray where the player puts dice showing the face asked for."""
+
+    def __init__(self) -> None:
+        self.tray = SyntheticTray("outatime", seed=8, keep_scene=True, style="numerals")
+        self.face = "flux"
+
+    def read(self) -> Frame:
+        image, _ = self.tray.render(faces=[self.face] * 3, touching=0.0)
+        return self._frame(image)
+
+
+def test_guided_capture_builds_a_working_profile() -> None:
+    cam = _ShowFace()
+    asked: list[str] = []
+
+    def ask(face: str, i: int, n: int) -> None:
+        asked.append(f"{i}/{n}")
+        cam.face = face
+
+    messages: list[str] = []
+    profile = capture_profile(cam, "outatime", samples=6, ask=ask, progress=messages.append)
+    assert asked == [f"{i}/6" for i in range(1, 7)]
+    assert any("6/6 samples" in m for m in messages)
+    image, truth = SyntheticTray("outatime", seed=31, style="numerals").render(
+        faces=["flux", "2", "3", "4", "5", "88"], touching=0.0
+    )
+    dice = DiceReader(profile=profile).read(image)
+    assert sorted(d.face for d in dice) == sorted(t.face for t in truth)
+
+
+def test_profile_json_is_plain(tmp_path: Path) -> None:
+    p = default_profile("outatime")
+    p.save(tmp_path / "o.json")
+    data = json.loads((tmp_path / "o.json").read_text())
+    assert data["format"] == "companion-dice-profile" and data["dice"] == "outatime"

@@ -1,0 +1,75 @@
+"""Settle: only still, agreeing frames make a reading; motion and hands never do."""
+
+from __future__ import annotations
+
+from companion.vision import DiceReader, Settler, SettleWatcher, SyntheticSource
+from companion.vision.reader import FrameResult
+from companion.vision.types import Die
+
+
+def result(*faces: str, obstruction: float = 0.0, shift: float = 0.0) -> FrameResult:
+    dice = tuple(Die(20.0 + 40 * i + shift, 30.0, 20, 20, f, 0.99) for i, f in enumerate(faces))
+    return FrameResult(dice, obstruction, 20.0, 1.0)
+
+
+def test_reading_only_after_consecutive_still_agreeing_frames() -> None:
+    s = Settler(frames=3)
+    assert s.update(result("3", "5"), motion=0) is None
+    assert s.update(result("3", "5"), motion=0) is None
+    reading = s.update(result("3", "5"), motion=0)
+    assert reading is not None and reading.faces() == ["3", "5"]
+    # Emitted once, not again while nothing changes.
+    assert s.update(result("3", "5"), motion=0) is None
+
+
+def test_motion_restarts_the_count() -> None:
+    s = Settler(frames=3)
+    s.update(result("3"), motion=0)
+    s.update(result("3"), motion=0)
+    assert s.update(result("3"), motion=1e6) is None
+    assert s.state == "moving"
+    assert s.update(result("3"), motion=0) is None
+    assert s.update(result("3"), motion=0) is None
+    assert s.update(result("3"), motion=0) is not None
+
+
+def test_flickering_face_never_settles() -> None:
+    s = Settler(frames=3)
+    out = [s.update(result("3" if i % 2 else "5"), motion=0) for i in range(12)]
+    assert out == [None] * 12
+
+
+def test_spinning_die_that_keeps_moving_never_settles() -> None:
+    s = Settler(frames=3)
+    out = [s.update(result("4", shift=i * 15.0), motion=0) for i in range(10)]
+    assert out == [None] * 10
+
+
+def test_hand_over_tray_blocks_reading() -> None:
+    s = Settler(frames=2)
+    out = [s.update(result("6", obstruction=0.2), motion=0) for _ in range(6)]
+    assert out == [None] * 6
+    assert s.state == "hand"
+
+
+def test_empty_tray_is_not_a_roll() -> None:
+    s = Settler(frames=2)
+    assert [s.update(result(), motion=0) for _ in range(4)] == [None] * 4
+
+
+def test_watcher_on_rendered_rolls_with_a_still_hand() -> None:
+    # Rolls 1 and 3 settle normally; roll 2 has a hand held still over the tray.
+    src = SyntheticSource(
+        "outatime", n_dice=4, seed=4, roll_frames=3, settle_frames=7, hand_every=2
+    )
+    watcher = SettleWatcher(DiceReader("outatime"))
+    readings = []
+    for _ in range(30):
+        frame = src.read()
+        r = watcher.feed(frame.image)
+        if r is not None:
+            readings.append((src._roll, sorted(r.faces()), sorted(d.face for d in src.truth)))
+    rolls = [roll for roll, _, _ in readings]
+    assert rolls == [1, 3]
+    for _, read, truth in readings:
+        assert read == truth
