@@ -360,6 +360,7 @@ class LightBoard:
                 baudrate=self.baudrate,
                 timeout=self.poll_interval,
                 write_timeout=1.0,
+                exclusive=True,  # a second program on the port would garble both
             )
         except Exception as exc:  # noqa: BLE001 - SerialException, OSError, ValueError...
             self._next_attempt = now + self.reconnect_delay

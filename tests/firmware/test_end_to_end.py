@@ -98,7 +98,7 @@ def all_red(ring: list[tuple[int, ...]]) -> bool:
 
 
 def test_handshake_commands_keys_and_fallback(rig: Callable[..., SimBoard]) -> None:
-    sim = rig("timeout=700", "keys=next,next,prev,confirm,hold")
+    sim = rig("timeout=1000", "keys=next,next,prev,confirm,hold")
     link = LightBoard(str(rig.link), heartbeat=0.2, silence_timeout=1.5, reconnect_delay=0.1)
     try:
         assert link.wait_ready(5.0), link.last_error
@@ -131,7 +131,7 @@ def test_handshake_commands_keys_and_fallback(rig: Callable[..., SimBoard]) -> N
     finally:
         link.close()
     # the host has gone quiet: the board lights the tray for the camera again
-    assert wait_until(lambda: sim.ring() == [(FALLBACK,) * 3] * 16, 3.0), sim.ring()
+    assert wait_until(lambda: sim.ring() == [(FALLBACK,) * 3] * 16, 4.0), sim.ring()
 
 
 def test_board_unplugged_and_plugged_back(rig: Callable[..., SimBoard]) -> None:
@@ -203,3 +203,14 @@ def test_lights_command_without_a_board(tmp_path: Path, capsys: pytest.CaptureFi
     rc = _lights(["--port", str(tmp_path / "nothing"), "--timeout", "0.3"])
     assert rc == 1
     assert "disconnected" in capsys.readouterr().out
+
+
+def test_second_program_on_the_port_is_refused(rig: Callable[..., SimBoard]) -> None:
+    rig()
+    with LightBoard(str(rig.link), heartbeat=0.2) as first:
+        assert first.wait_ready(5.0), first.last_error
+        with LightBoard(str(rig.link), autostart=False) as second:
+            second.pump()
+            assert second.status is LinkStatus.DISCONNECTED
+            assert "lock" in (second.last_error or "").lower()
+        assert first.status is LinkStatus.READY
