@@ -151,13 +151,31 @@ def _seq_of(tok: str):
 def parse(line: bytes):
     """Parse one line (without or with its newline) into ``(seq, cmd, args)``.
 
-    Raises ProtocolError with a reason from REASONS; never anything else.
+    Raises ProtocolError with a reason from REASONS; never anything else. Noise in front of a
+    frame on the same line (a half-sent line at plug-in, line noise) is skipped: the frame's
+    own checksum says whether what follows the noise is a real frame.
+
+    >>> parse(b"\\x00noiseV1 1 PING *FAEB")
+    (1, 'PING', [])
 
     >>> parse(b"V1 3 PING *0000")
     Traceback (most recent call last):
     ...
     companion.link.lightproto.ProtocolError: crc: frame says 0000, computed 9A08
     """
+    try:
+        return _parse(line)
+    except ProtocolError as exc:
+        start = line.find(b"V1 ", 1)
+        while start > 0:
+            try:
+                return _parse(line[start:])
+            except ProtocolError:
+                start = line.find(b"V1 ", start + 1)
+        raise exc
+
+
+def _parse(line: bytes):
     if line.endswith(b"\n"):
         line = line[:-1]
     if line.endswith(b"\r"):

@@ -6,6 +6,8 @@ import logging
 
 import pytest
 import serial
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.link import (
     BoardInfo,
@@ -447,7 +449,10 @@ def test_close_from_status_callback_does_not_deadlock() -> None:
             link.close()
             closed.append(status)
 
-    link = LightBoard("/dev/companion-lights-missing", on_status=on_status, poll_interval=0.01)
+    link = LightBoard(
+        "/dev/companion-lights-missing", on_status=on_status, poll_interval=0.01, autostart=False
+    )
+    link.start()
     link._thread.join(timeout=2.0)  # type: ignore[union-attr]
     assert closed == [LinkStatus.DISCONNECTED]
     assert link.status is LinkStatus.CLOSED
@@ -464,3 +469,17 @@ def test_thread_survives_a_broken_status_callback(caplog: pytest.LogCaptureFixtu
     ) as link:
         assert link.wait_ready(2.0)
     assert "callback failed" in caplog.text
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.binary(max_size=200), max_size=10))
+def test_random_bytes_from_the_board_never_break_the_link(chunks: list[bytes]) -> None:
+    rig = Rig()
+    link = rig.ready()
+    for chunk in chunks:
+        rig.board.outbox += chunk
+        rig.pump()
+    rig.board.emit("KEY", ["confirm"])  # a good frame after the garbage still gets through
+    rig.pump()
+    assert link.status is LinkStatus.READY
+    assert [k.key for k in link.keys()][-1:] == ["confirm"]

@@ -149,6 +149,38 @@ def test_garbage_then_good_frame():
     eq(board.ring.mode, "off")
 
 
+def test_random_bytes_only_get_naks():
+    port, board, np = make()
+    board.step(0)
+    port.frames()
+    x = 88172645
+    for t in range(1, 200):
+        chunk = bytearray()
+        for _ in range(50):
+            x ^= (x << 13) & 0xFFFFFFFF
+            x ^= x >> 17
+            x ^= (x << 5) & 0xFFFFFFFF
+            chunk.append(x & 0xFF)
+        port.feed(bytes(chunk))
+        board.step(t)
+    kinds = set([f[1] for f in port.frames()])
+    if not kinds <= set(["NAK"]):
+        raise AssertionError("answered garbage with %r" % (kinds,))
+    eq(board.ring.mode, "steady", "garbage changed nothing")
+    port.feed(b"\n")  # the last garbage line may be longer than a line may be
+    Host(port, board).send("OFF", now=300)
+    eq(port.frames()[-1][1], "ACK", "still listening")
+
+
+def test_noise_in_front_of_a_frame_does_not_cost_the_frame():
+    port, board, np = make()
+    port.frames()
+    port.feed(b"\x00\x7fjunk" + lp.encode(3, "OFF"))
+    board.step(0)
+    eq([f[1:] for f in port.frames()], [("ACK", ["3"])])
+    eq(board.ring.mode, "off")
+
+
 def test_resent_frame_acked_but_not_redone():
     port, board, np = make()
     host = Host(port, board)
