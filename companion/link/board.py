@@ -40,7 +40,11 @@ Colour = str | tuple[int, int, int]
 
 
 class LinkStatus(StrEnum):
-    """Where the link stands; compare with the enum or its string value."""
+    """Where the link stands; compare with the enum or its string value.
+
+    >>> LinkStatus.READY == "ready", LinkStatus("disconnected")
+    (True, <LinkStatus.DISCONNECTED: 'disconnected'>)
+    """
 
     ABSENT = "absent"  # NullLightBoard: no board on this table
     DISCONNECTED = "disconnected"  # port missing or failed; retrying every reconnect_delay
@@ -52,7 +56,11 @@ class LinkStatus(StrEnum):
 
 @dataclass(frozen=True)
 class KeyEvent:
-    """One key from the board: ``key`` is "next", "prev", "confirm" or "hold"."""
+    """One key from the board: ``key`` is "next", "prev", "confirm" or "hold".
+
+    >>> KeyEvent("next", at=12.5, seq=4)
+    KeyEvent(key='next', at=12.5, seq=4)
+    """
 
     key: str
     at: float  # host clock (time.monotonic by default) when it arrived
@@ -61,7 +69,12 @@ class KeyEvent:
 
 @dataclass(frozen=True)
 class BoardInfo:
-    """What the board said about itself in its HELLO."""
+    """What the board said about itself in its HELLO.
+
+    >>> info = BoardInfo(1, "0.1.0", 16, ("enc", "buzz"))
+    >>> "enc" in info.features
+    True
+    """
 
     protocol: int
     firmware: str
@@ -163,6 +176,7 @@ class LightBoard:
         self._reader = lp.LineReader()
         self._seq = 0
         self._board_seq: int | None = None
+        self._foreign = ""  # protocol prefix of rejected frames, e.g. "V2"
         self._pending: dict[int, _Pending] = {}
         self._next_attempt = 0.0
         self._opened_at = 0.0
@@ -370,6 +384,7 @@ class LightBoard:
         self._reader = lp.LineReader()
         self._pending.clear()
         self._board_seq = None
+        self._foreign = ""
         self.info = None
         self._opened_at = self._last_rx = now
         self.stats["opened"] += 1
@@ -445,10 +460,15 @@ class LightBoard:
     def _keepalive(self, now: float) -> None:
         if self.status is LinkStatus.CONNECTING:
             if now - self._opened_at > self.hello_timeout:
-                self._lost(f"no HELLO from the board within {self.hello_timeout:.1f} s")
+                why = f"no HELLO from the board within {self.hello_timeout:.1f} s"
+                if self._foreign:
+                    why += f" (it sends {self._foreign} frames: firmware and host differ)"
+                self._lost(why)
             elif now - self._hello_at >= self.heartbeat:
                 self._send_hello(now)
             return
+        if self.status is LinkStatus.INCOMPATIBLE:
+            return  # stay put until the port goes away (the board is reflashed or unplugged)
         if now - self._last_rx > self.silence_timeout:
             self._lost("board silent for %.1f s" % (now - self._last_rx))
             return
@@ -468,8 +488,8 @@ class LightBoard:
                 return
             self.stats["rejected"] += 1
             log.warning("light board frame rejected (%s): %r", exc, line[:80])
-            if exc.reason == lp.BAD_VERSION and self.status is LinkStatus.CONNECTING:
-                self._set_status(LinkStatus.INCOMPATIBLE, f"board frames are {line[:4]!r}")
+            if exc.reason == lp.BAD_VERSION:
+                self._foreign = line[:2].decode("ascii", "replace")
             return
         self._last_rx = now
         self.stats["received"] += 1

@@ -9,7 +9,7 @@ from companion.link import lightproto as lp
 from companion.link.board import DEFAULT_PORT, LightBoard, colour_arg
 
 
-def register(commands, bench_commands) -> None:
+def register(commands: argparse._SubParsersAction, bench_commands: object) -> None:
     p = commands.add_parser(
         "lights",
         help="talk to the light board: show its HELLO, send commands, print key events",

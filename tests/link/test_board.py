@@ -354,13 +354,25 @@ def test_incompatible_board() -> None:
     assert rig.board.commands() == []
 
 
-def test_v2_frames_mark_incompatible() -> None:
-    rig = Rig()
+def test_v2_frames_are_named_when_the_handshake_fails() -> None:
+    rig = Rig(hello_timeout=3.0)
     rig.board.answer_hello = False
     rig.pump()
     rig.board.outbox += b"V2 0 HELLO 2 *0000\n"
-    rig.pump()
+    rig.pump(4, dt=1.0)
+    assert rig.link.status is LinkStatus.DISCONNECTED
+    assert "V2 frames" in (rig.link.last_error or "")
+
+
+def test_incompatible_stays_put_without_pings() -> None:
+    rig = Rig(heartbeat=1.0, silence_timeout=3.5)
+    rig.board.protocol = 2
+    rig.pump(2)
+    rig.board.received.clear()
+    rig.pump(10, dt=1.0)
     assert rig.link.status is LinkStatus.INCOMPATIBLE
+    assert rig.board.received == []
+    assert rig.opens == 1
 
 
 def test_status_is_a_string_too() -> None:
