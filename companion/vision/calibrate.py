@@ -13,7 +13,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .classify import body_lab, template_of
+from .classify import body_bgr, body_lab, template_of
 from .dataset import CROP, MARGIN, match_blobs
 from .detect import find_dice, refine_blob
 from .faces import FACE_SETS
@@ -104,8 +104,7 @@ def learn_profile(folder: str | Path, dice: str | None = None,
             face = item.boxes[j].face
             samples[face].append(template_of(crop))
             if face in fs.colours:
-                bodies.setdefault(face, []).append(crop[CROP // 4:-CROP // 4,
-                                                        CROP // 4:-CROP // 4].reshape(-1, 3))
+                bodies.setdefault(face, []).append(np.array(body_bgr(crop), np.float32))
         if progress:
             progress(k + 1, len(items))
     missing = [f for f, s in samples.items() if not s]
@@ -114,7 +113,7 @@ def learn_profile(folder: str | Path, dice: str | None = None,
             f"{folder}: no labelled die for face(s) {', '.join(missing)}; label at least one "
             "photo of each face"
         )
-    colours = {c: tuple(int(v) for v in np.median(np.concatenate(b), axis=0))
+    colours = {c: tuple(int(v) for v in np.median(np.array(b), axis=0))
                for c, b in bodies.items()}
     colours = {**fs.colours, **colours}
     templates = {f: build_templates(s) for f, s in samples.items()}

@@ -23,11 +23,30 @@ _OFF = (CROP - TEMPLATE) // 2
 _SHIFTS = [(dx, dy) for dy in (-2, -1, 0, 1, 2) for dx in (-2, -1, 0, 1, 2)]
 
 
+def _face_mask(n: int) -> np.ndarray:
+    """The die's top face inside a crop (the crop has a thin rim of table around it)."""
+    yy, xx = np.mgrid[0:n, 0:n]
+    cheb = np.maximum(np.abs(xx - (n - 1) / 2), np.abs(yy - (n - 1) / 2)) / n
+    return cheb <= 0.42
+
+
+_FACE = _face_mask(CROP)
+
+
 def body_lab(crop: np.ndarray) -> np.ndarray:
-    """Median Lab colour of the die face (the marks cover well under half of it)."""
-    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2Lab)
-    c = lab[_OFF:_OFF + TEMPLATE, _OFF:_OFF + TEMPLATE].reshape(-1, 3)
-    return np.median(c, axis=0).astype(np.float32)
+    """Lab colour of the die body: the median of the face, then the median of the half of
+    the face nearest to it, so large marks (a heart, a numeral) do not tint it."""
+    lab = cv2.cvtColor(crop, cv2.COLOR_BGR2Lab).astype(np.float32)
+    face = lab[_FACE if crop.shape[0] == CROP else _face_mask(crop.shape[0])]
+    m = np.median(face, axis=0)
+    d = np.abs(face - m).sum(axis=1)
+    return np.median(face[d <= np.median(d)], axis=0).astype(np.float32)
+
+
+def body_bgr(crop: np.ndarray) -> tuple[int, int, int]:
+    lab = body_lab(crop).astype(np.uint8).reshape(1, 1, 3)
+    b, g, r = cv2.cvtColor(lab, cv2.COLOR_Lab2BGR)[0, 0]
+    return int(b), int(g), int(r)
 
 
 def ink_map(crop: np.ndarray) -> np.ndarray:

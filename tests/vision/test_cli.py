@@ -1,0 +1,103 @@
+"""The commands: read (JSON lines, errors, annotation), bench vision, calibrate."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import pytest
+
+from companion.cli import main
+from companion.vision import SyntheticTray
+from companion.vision.faces import FACE_SETS
+
+from .conftest import write_labeled
+
+
+def test_read_prints_one_json_line_per_image(tmp_path: Path, capsys) -> None:
+    tray = SyntheticTray("outatime", seed=12)
+    image, truth = tray.render(n_dice=4, touching=0.0)
+    cv2.imwrite(str(tmp_path / "roll.png"), image)
+    (tmp_path / "broken.jpg").write_bytes(b"garbage")
+    code = main(["read", "--dice", "outatime", "--annotate", str(tmp_path / "ann"),
+                 str(tmp_path / "roll.png"), str(tmp_path / "broken.jpg")])
+    assert code == 0
+    lines = [json.loads(x) for x in capsys.readouterr().out.splitlines()]
+    assert len(lines) == 2
+    good, bad = lines
+    assert good["image"].endswith("roll.png") and good["ms"] >= 0
+    assert sorted(d["face"] for d in good["dice"]) == sorted(t.face for t in truth)
+    for d in good["dice"]:
+        assert set(d) >= {"x", "y", "w", "h", "face", "confidence"}
+        t = min(truth, key=lambda t: (t.x - d["x"]) ** 2 + (t.y - d["y"]) ** 2)
+        assert abs(t.x - d["x"]) < t.side * 0.3 and abs(t.y - d["y"]) < t.side * 0.3
+    assert bad["image"].endswith("broken.jpg") and "not a readable image" in bad["error"]
+    annotated = cv2.imread(str(tmp_path / "ann" / "roll.png"))
+    assert annotated is not None and annotated.shape == image.shape
+
+
+def test_read_with_a_broken_profile_is_a_user_error(tmp_path: Path, capsys) -> None:
+    (tmp_path / "p.json").write_text('{"format": 1')
+    code = main(["read", "--profile", str(tmp_path / "p.json"), str(tmp_path)])
+    assert code == 2
+    err = capsys.readouterr().err
+    assert "p.json" in err and "not valid JSON" in err and "calibrate dice" in err
+
+
+def test_bench_vision_json(labeled_d6: Path, capsys) -> None:
+    (labeled_d6 / "labels" / "tray_000.ignore.txt").write_text("-1 0.01 0.01 0.02 0.02\n")
+    assert main(["bench", "vision", str(labeled_d6), "--json"]) == 0
+    out = capsys.readouterr().out.strip().splitlines()
+    s = json.loads(out[-1])
+    for key in ("recall", "precision", "die_accuracy", "roll_accuracy", "ms_median", "ms_p90",
+                "confusion"):
+        assert key in s
+    assert s["images"] == 6 and s["labelled_dice"] == 30
+    assert s["recall"] >= 0.9 and s["die_accuracy"] >= 0.85
+
+
+def test_bench_vision_text_report(labeled_d6: Path, capsys) -> None:
+    assert main(["bench", "vision", str(labeled_d6), "--limit", "2"]) == 0
+    out = capsys.readouterr().out
+    assert "per-die accuracy" in out and "confusion" in out
+
+
+def test_bench_on_a_folder_without_labels(tmp_path: Path, capsys) -> None:
+    assert main(["bench", "vision", str(tmp_path)]) == 2
+    assert "no images/ folder" in capsys.readouterr().err
+
+
+def test_calibrate_from_labeled_photos(tmp_path: Path, capsys) -> None:
+    folder = write_labeled(tmp_path / "bit", SyntheticTray("back_in_time", seed=3), 8,
+                           list(FACE_SETS["back_in_time"].faces), n_dice=6)
+    out = tmp_path / "bit.json"
+    assert main(["calibrate", "dice", "--labeled", str(folder), "--out", str(out)]) == 0
+    assert "back_in_time profile" in capsys.readouterr().out
+    assert json.loads(out.read_text())["dice"] == "back_in_time"
+    image, truth = SyntheticTray("back_in_time", seed=40).render(n_dice=5, touching=0.0)
+    cv2.imwrite(str(tmp_path / "t.png"), image)
+    assert main(["read", "--profile", str(out), str(tmp_path / "t.png")]) == 0
+    dice = json.loads(capsys.readouterr().out)["dice"]
+    assert sorted(d["face"] for d in dice) == sorted(t.face for t in truth)
+
+
+def test_calibrate_guided_with_synthetic_camera_reports_progress(tmp_path: Path,
+                                                                  capsys) -> None:
+    out = tmp_path / "g.json"
+    assert main(["calibrate", "dice", "--dice", "d6", "--camera", "synthetic:d6", "--yes",
+                 "--samples", "2", "--out", str(out)]) == 0
+    err = capsys.readouterr().err
+    assert "[1/6]" in err and "2/2 samples" in err
+    assert out.exists()
+
+
+def test_calibrate_markers(tmp_path: Path, capsys) -> None:
+    assert main(["calibrate", "markers", "--out", str(tmp_path), "--dpi", "60"]) == 0
+    assert (tmp_path / "tray-markers.png").exists()
+
+
+@pytest.mark.parametrize("args", [["read"], ["calibrate", "dice"]])
+def test_usage_errors(args: list[str]) -> None:
+    with pytest.raises(SystemExit):
+        main(args)
