@@ -319,8 +319,8 @@ def next_seq(seq: int) -> int:
 class LineReader:
     """Splits a byte stream into lines at LF or CR, keeping memory bounded.
 
-    A line longer than MAX_LINE is cut to MAX_LINE + 1 bytes, so ``parse`` rejects it as
-    too long instead of the reader growing without limit.
+    A line longer than MAX_LINE keeps only its last MAX_LINE + 1 bytes: ``parse`` then rejects
+    it as too long, or finds the frame at its end when noise ran on without a newline.
 
     >>> r = LineReader()
     >>> r.feed(b"V1 1 PI")
@@ -331,7 +331,6 @@ class LineReader:
 
     def __init__(self):
         self._buf = bytearray()
-        self._overlong = False
 
     def feed(self, data: bytes) -> list:
         lines = []
@@ -348,14 +347,9 @@ class LineReader:
             self._add(data[start:nl])
             lines.append(bytes(self._buf))
             self._buf = bytearray()
-            self._overlong = False
             start = nl + 1
 
     def _add(self, chunk):
-        if self._overlong:
-            return
         self._buf.extend(chunk)
         if len(self._buf) > MAX_LINE + 1:
-            # Keep one byte over the limit: enough for parse() to say "too-long".
-            self._buf = self._buf[: MAX_LINE + 1]
-            self._overlong = True
+            self._buf = self._buf[-(MAX_LINE + 1) :]

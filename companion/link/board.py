@@ -94,7 +94,11 @@ def colour_arg(colour: Colour) -> str:
     if text in NAMED_COLOURS:
         return lp.colour_hex(NAMED_COLOURS[text])
     text = text.removeprefix("#")
-    lp.parse_colour(text)  # raises ValueError when it is not 6 hex digits
+    try:
+        lp.parse_colour(text)
+    except ValueError:
+        names = ", ".join(NAMED_COLOURS)
+        raise ValueError(f"{colour!r} is neither rrggbb hex nor a colour name ({names})") from None
     return text
 
 

@@ -13,10 +13,20 @@ def register(commands: argparse._SubParsersAction, bench_commands: object) -> No
     p = commands.add_parser(
         "lights",
         help="talk to the light board: show its HELLO, send commands, print key events",
-        description="Open the light board, wait for its HELLO, send the commands given (base "
-        "mode first, then effect, then buzz) and print key events until --watch runs out. "
-        "Exit code 1 if the board does not answer. See docs/light-protocol.md.",
+        description=DESCRIPTION,
     )
+    add_arguments(p)
+    p.set_defaults(handler=cmd_lights)
+
+
+DESCRIPTION = (
+    "Open the light board, wait for its HELLO, send the commands given (base mode first, then "
+    "effect, then buzz) and print key events until --watch runs out. Exit code 1 if the board "
+    "does not answer or refuses a command. See docs/light-protocol.md."
+)
+
+
+def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
         "--port", default=DEFAULT_PORT, help=f"serial port or URL (default {DEFAULT_PORT})"
     )
@@ -42,7 +52,6 @@ def register(commands: argparse._SubParsersAction, bench_commands: object) -> No
         help="print key events for this long (Ctrl-C stops)",
     )
     p.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for the board")
-    p.set_defaults(handler=cmd_lights)
 
 
 def cmd_lights(args: argparse.Namespace) -> int:
@@ -53,7 +62,7 @@ def cmd_lights(args: argparse.Namespace) -> int:
             try:
                 colour_arg(colour)
             except ValueError as exc:
-                raise UserError(f"colour {colour!r}: {exc}; write rrggbb or a name") from exc
+                raise UserError(str(exc)) from exc
     with LightBoard(args.port) as board:
         if not board.wait_ready(args.timeout):
             print(f"{args.port}: {board.status.value} ({board.last_error or 'no HELLO'})")

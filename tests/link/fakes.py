@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import threading
+
 from companion.link import lightproto as lp
 
 
@@ -16,13 +18,15 @@ class FakeBoard:
         self.ack = True  # False: swallow commands silently (lost ACKs)
         self.answer_hello = True
         self.alive = True  # False: say nothing at all
+        self.lock = threading.Lock()  # a test thread and the link thread may both emit
 
     def emit(
         self, cmd: str, args: list[str] | tuple[str, ...] = (), seq: int | None = None
     ) -> None:
-        if seq is None:
-            seq, self.seq = self.seq, lp.next_seq(self.seq)
-        self.outbox += lp.encode(seq, cmd, list(args))
+        with self.lock:
+            if seq is None:
+                seq, self.seq = self.seq, lp.next_seq(self.seq)
+            self.outbox += lp.encode(seq, cmd, list(args))
 
     def hello(self) -> None:
         self.emit("HELLO", [str(self.protocol), "9.9.9", "24", "enc,buzz"])
@@ -64,8 +68,9 @@ class FakeSerial:
     def read(self, n: int = 1) -> bytes:
         if self.fail_read:
             raise self.fail_read
-        data = bytes(self.board.outbox[:n])
-        del self.board.outbox[:n]
+        with self.board.lock:
+            data = bytes(self.board.outbox[:n])
+            del self.board.outbox[:n]
         return data
 
     def write(self, data: bytes) -> int:

@@ -495,3 +495,12 @@ def test_random_bytes_from_the_board_never_break_the_link(chunks: list[bytes]) -
     rig.pump()
     assert link.status is LinkStatus.READY
     assert [k.key for k in link.keys()][-1:] == ["confirm"]
+
+
+def test_module_command_line(tmp_path, capsys: pytest.CaptureFixture[str]) -> None:
+    from companion.link.__main__ import main
+
+    assert main(["--port", str(tmp_path / "none"), "--timeout", "0.2"]) == 1
+    assert "disconnected" in capsys.readouterr().out
+    assert main(["--port", str(tmp_path / "none"), "--turn", "blurple"]) == 2
+    assert "neither rrggbb hex nor a colour name" in capsys.readouterr().err
