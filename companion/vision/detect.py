@@ -98,7 +98,7 @@ def _estimate_side(mask: np.ndarray) -> float:
     """Median size of compact, square-ish blobs: the die size in this frame (0 if none)."""
     h, w = mask.shape[:2]
     comps = _components(mask, (min(h, w) / 120.0) ** 2)
-    return _median_side([(p, a) for p, a in comps if a <= (min(h, w) / 5.0) ** 2])
+    return _median_side([p for p in comps if p.area <= (min(h, w) / 5.0) ** 2])
 
 
 def _threshold(dist: np.ndarray, k: float = 6.0, floor: float = 10.0) -> float:
@@ -121,13 +121,27 @@ def _fill_holes(mask: np.ndarray, max_area: float) -> np.ndarray:
 
 
 def _split(points: np.ndarray, n: int) -> list[np.ndarray]:
-    """Split the pixels of touching dice into ``n`` groups (k-means on pixel positions)."""
+    """Split the pixels of touching dice into ``n`` groups (k-means on pixel positions).
+
+    The centres are found on a subsample (a few hundred pixels say where the dice are);
+    every pixel then joins its nearest centre.
+    """
     pts = points.reshape(-1, 2).astype(np.float32)
     if n <= 1 or len(pts) < n * 4:
         return [pts]
-    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 20, 0.5)
-    _, labels, _ = cv2.kmeans(pts, n, None, crit, 3, cv2.KMEANS_PP_CENTERS)
-    return [pts[labels.ravel() == i] for i in range(n)]
+    step = max(1, len(pts) // 400)
+    sample = np.ascontiguousarray(pts[::step])
+    crit = (cv2.TERM_CRITERIA_EPS + cv2.TERM_CRITERIA_MAX_ITER, 15, 0.5)
+    cv2.setRNGSeed(1)  # same split every time for the same frame
+    _, _, centres = cv2.kmeans(sample, n, None, crit, 2, cv2.KMEANS_PP_CENTERS)
+    d = ((pts[:, None, :] - centres[None, :, :]) ** 2).sum(axis=2)
+    labels = d.argmin(axis=1)
+    return [pts[labels == i] for i in range(n)]
+
+
+def _rect(pts: np.ndarray):
+    """minAreaRect of a pixel set via its convex hull (same result, far fewer points)."""
+    return cv2.minAreaRect(cv2.convexHull(pts))
 
 
 def find_dice(image: np.ndarray, die_side: float | None = None, keep_mask: bool = False
@@ -185,25 +199,27 @@ def find_dice(image: np.ndarray, die_side: float | None = None, keep_mask: bool 
     big_area = 0.0
     if side > 0:
         unit = side * side
-        for pts, a in comps:
+        for part in comps:
+            a = part.area
             ratio = a / unit
             if ratio < 0.3:
                 continue
             if ratio > 12:
                 # Large and solid: a hand or an arm. Thin rings (a tray wall) are not.
-                hull = cv2.contourArea(cv2.convexHull(pts))
+                hull = cv2.contourArea(part.hull)
                 if hull > 0 and a / hull > 0.5:
                     big_area += a
                 continue
-            (_, _), (rw, rh), _ = cv2.minAreaRect(pts)
+            (_, _), (rw, rh), _ = part.rect
             fill = a / max(rw * rh, 1e-6)
             n = int(round(ratio)) if ratio > 1.6 else 1
             if n == 1 and fill < 0.8 and ratio > 1.25:
                 n = 2
-            groups = [pts] if n == 1 else _split(pts, n)
-            for g in groups:
-                (gx, gy), (gw, gh), gang = cv2.minAreaRect(g)
-                ga = float(len(g))
+            if n == 1:
+                groups = [(part.rect, a)]
+            else:
+                groups = [(_rect(g), float(len(g))) for g in _split(_pixels(part), n)]
+            for ((gx, gy), (gw, gh), gang), ga in groups:
                 gfill = ga / max(gw * gh, 1e-6)
                 if ga / unit < 0.3 or max(gw, gh) > 2.2 * max(min(gw, gh), 1):
                     continue
@@ -215,28 +231,47 @@ def find_dice(image: np.ndarray, die_side: float | None = None, keep_mask: bool 
     )
 
 
-def _components(mask: np.ndarray, min_area: float) -> list[tuple[np.ndarray, float]]:
-    """Connected parts of a mask as (pixel coordinates float32 (x, y), pixel count).
+@dataclass
+class _Part:
+    """One connected part of a mask: pixel count, rotated rectangle, hull, and its sub-mask
+    (pixel lists are built only when touching dice must be split)."""
 
-    Pixel counts, not contours: a die inside a closed ring (a tray wall) is its own part.
-    """
+    area: float
+    rect: tuple
+    hull: np.ndarray
+    sub: np.ndarray
+    origin: tuple[int, int]
+
+
+def _components(mask: np.ndarray, min_area: float) -> list[_Part]:
+    """Connected parts of a mask, by pixel count rather than outer contour: a die inside a
+    closed ring (a tray wall) is its own part, not a hole of the ring."""
     n, labels, stats, _ = cv2.connectedComponentsWithStats(mask, connectivity=8)
     out = []
     for i in range(1, n):
         x, y, w, h, a = stats[i]
         if a < min_area:
             continue
-        ys, xs = np.nonzero(labels[y:y + h, x:x + w] == i)
-        out.append((np.stack([xs + x, ys + y], axis=1).astype(np.float32), float(a)))
+        sub = (labels[y:y + h, x:x + w] == i).astype(np.uint8)
+        contours, _ = cv2.findContours(sub, cv2.RETR_EXTERNAL, cv2.CHAIN_APPROX_SIMPLE)
+        pts = (np.concatenate(contours).reshape(-1, 2) + (x, y)).astype(np.float32)
+        hull = cv2.convexHull(pts)
+        out.append(_Part(float(a), cv2.minAreaRect(hull), hull, sub, (int(x), int(y))))
     return out
 
 
-def _median_side(comps: list[tuple[np.ndarray, float]]) -> float:
+def _pixels(part: _Part) -> np.ndarray:
+    ys, xs = np.nonzero(part.sub)
+    x, y = part.origin
+    return np.stack([xs + x, ys + y], axis=1).astype(np.float32)
+
+
+def _median_side(comps: list[_Part]) -> float:
     sides = []
-    for pts, a in comps:
-        (_, _), (rw, rh), _ = cv2.minAreaRect(pts)
-        if rw * rh > 0 and a / (rw * rh) > 0.75 and max(rw, rh) < 1.5 * min(rw, rh):
-            sides.append(np.sqrt(a))
+    for p in comps:
+        (_, _), (rw, rh), _ = p.rect
+        if rw * rh > 0 and p.area / (rw * rh) > 0.75 and max(rw, rh) < 1.5 * min(rw, rh):
+            sides.append(np.sqrt(p.area))
     return float(np.median(sides)) if sides else 0.0
 
 
@@ -275,7 +310,7 @@ def refine_blob(image: np.ndarray, blob: Blob) -> tuple[Blob, bool]:
     expect = (size / 2.0) ** 2
     if not 0.5 * expect <= area <= 1.4 * expect:
         return blob, False
-    (rx, ry), (rw, rh), ra = cv2.minAreaRect(np.stack([xs, ys], 1).astype(np.float32))
+    (rx, ry), (rw, rh), ra = _rect(np.stack([xs, ys], 1).astype(np.float32))
     if max(rw, rh) > 1.35 * max(min(rw, rh), 1):
         return blob, False
     inv = cv2.invertAffineTransform(m)

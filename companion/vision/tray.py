@@ -53,8 +53,11 @@ def make_marker_sheet(out_dir: str | Path, dpi: int = 200, marker_mm: float = 40
     names = ["0 top-left", "1 top-right", "2 bottom-right", "3 bottom-left"]
     for mid, (x, y), name in zip(CORNER_IDS, cells, names, strict=True):
         sheet[y:y + side, x:x + side] = marker_image(mid, side)
-        cv2.putText(sheet, f"tray corner {name}", (x, y + side + int(6 * mm)),
-                    cv2.FONT_HERSHEY_SIMPLEX, 0.12 * mm, 0, max(1, int(0.3 * mm)))
+        text, scale, thick = f"tray corner {name}", 0.12 * mm, max(1, int(0.3 * mm))
+        (tw, _), _ = cv2.getTextSize(text, cv2.FONT_HERSHEY_SIMPLEX, scale, thick)
+        tx = min(x, w - quiet - tw)  # keep the label on the page
+        cv2.putText(sheet, text, (tx, y + side + int(6 * mm)), cv2.FONT_HERSHEY_SIMPLEX,
+                    scale, 0, thick)
     lines = ["companion tray markers (ArUco 4x4_50, ids 0-3).",
              f"Print at 100% scale: each marker is {marker_mm:.0f} mm.",
              "Cut out and stick at the tray corners, ids as labelled, inner corner",
