@@ -15,6 +15,7 @@ COMMAND_MODULES = (
     "companion.games.cli",
     "companion.sim",
     "companion.config",
+    "companion.daemon",
     "companion.vision.cli",
     "companion.display.cli",
 )

@@ -32,12 +32,12 @@ fps = 8                   # frames looked at per second while dice may move
 profile = ""              # dice profile JSON from `companion calibrate dice`; "" = geometry only
 
 [display]
-driver = "sh1106"         # sh1106 | ssd1306 | terminal | png | dummy | none
+driver = "sh1106"         # sh1106 | ssd1306 | terminal | recorder | dummy | none
 i2c_port = 1
 i2c_address = 0x3C
-rotate = 0                # 0-3, quarter turns
+rotate = 0                # 0, or 2 for a panel mounted upside down
 contrast = 255            # 0-255
-out = ""                  # folder for driver = "png" (frames and a GIF)
+out = ""                  # folder for driver = "recorder" (every frame as PNG, and a GIF)
 
 [buttons]
 backend = "gpiozero"      # gpiozero | keyboard | none
@@ -53,7 +53,7 @@ notify = true             # systemd READY/WATCHDOG when run by systemd
 
 CHOICES = {
     ("camera", "source"): ("picamera2", "opencv", "files", "synthetic", "none"),
-    ("display", "driver"): ("sh1106", "ssd1306", "terminal", "png", "dummy", "none"),
+    ("display", "driver"): ("sh1106", "ssd1306", "terminal", "recorder", "dummy", "none"),
     ("buttons", "backend"): ("gpiozero", "keyboard", "none"),
 }
 RANGES = {
@@ -63,7 +63,7 @@ RANGES = {
     ("camera", "device"): (0, 63),
     ("display", "i2c_port"): (0, 20),
     ("display", "i2c_address"): (0x03, 0x77),
-    ("display", "rotate"): (0, 3),
+    ("display", "rotate"): (0, 2),
     ("display", "contrast"): (0, 255),
     ("buttons", "bounce_ms"): (0, 500),
     ("buttons", "hold_s"): (0.2, 5.0),
@@ -131,6 +131,8 @@ def check(section: str, key: str, value: Any, default: Any, where: str) -> Any:
         low, high = RANGES.get((section, key), (float("-inf"), float("inf")))
         if not low <= value <= high:
             raise ConfigError(f"{name} = {value!r}: must be from {low} to {high}")
+        if (section, key) == ("display", "rotate") and value == 1:
+            raise ConfigError(f"{name} = 1: the screens are landscape; use 0, or 2 upside down")
     elif isinstance(default, list):
         if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
             raise ConfigError(f'{name}: write a list of names, e.g. ["Ana", "Ben"]')

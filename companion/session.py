@@ -68,6 +68,7 @@ class Session:
         self.menu: _Menu | None = None
         self.proposal: list[Action] | None = None
         self.proposal_text = ""
+        self.proposal_effects: list[dict[str, Any]] = []  # what the proposal would do
         self.unknown: list[str] | None = None  # a reading waiting for unknown faces
         self._unknown_choice = 0  # the face offered for the first unknown die
         self._unknown_before: list[Action] = []  # actions that go before that roll
@@ -85,7 +86,9 @@ class Session:
         self.last_error = None
         state = self.match.state
         phase = getattr(state, "phase", None)
-        if self.match.state and phase == "roll" and self.match.actor() == CHANCE:
+        if phase == "roll" and self.match.actor() == CHANCE:
+            if not faces:
+                return self._update([])  # an empty tray: nothing rolled yet
             return self._propose_roll(faces, again=False)
         if phase == "place" and not state.pending:
             return self._dice_while_placing(faces)
@@ -103,6 +106,13 @@ class Session:
             return self._update([])
         if self.unknown is not None:
             return self._press_unknown(name)
+        if name == MENU and self._rolling():
+            # Enter the roll by hand, die by die (the camera cannot see it, or misreads it).
+            self.proposal = None
+            self.unknown = [UNKNOWN] * self.match.state.free_dice
+            self._unknown_before = []
+            self._unknown_choice = 0
+            return self._update([])
         if self.proposal is not None:
             if name == CONFIRM:
                 actions, self.proposal = self.proposal, None
@@ -192,6 +202,7 @@ class Session:
             self._unknown_before = list(before)
             return self._update([])
         self.proposal = list(before) + [{"type": "roll", "dice": faces}]
+        self.proposal_effects = []
         self.proposal_text = ("ROLL AGAIN: " if again else "ROLL: ") + " ".join(faces)
         return self._update([])
 
@@ -241,6 +252,7 @@ class Session:
             self.last_error = str(exc)
             self.proposal = None
             return ""
+        self.proposal_effects = effects
         gains = [e["text"] for e in effects if e["kind"] in ("ripple", "paradox", "complete")]
         advance = sum(1 for e in effects if e["kind"] == "advance")
         text = "LOCK " + " ".join(dice)
@@ -251,6 +263,10 @@ class Session:
         return text
 
     # ------------------------------------------------------------------ decisions
+
+    def _rolling(self) -> bool:
+        state = self.match.state
+        return getattr(state, "phase", None) == "roll" and self.match.actor() == CHANCE
 
     def _can(self, kind: str) -> bool:
         return any(a["type"] == kind for a in self.match.legal_actions())

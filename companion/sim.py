@@ -1,17 +1,34 @@
-"""The simulated game night: bots play a whole game through the journal, no hardware needed."""
+"""The simulated game night: the daemon's own table loop with a rendered tray and bot players.
+
+Nothing is short-cut: the bots act like people at the table. They roll dice into a rendered
+tray (the real dice reader reads the frames and waits for them to settle), take the dice they
+use out of the tray (the camera sees them leave), answer the session's proposals with CONFIRM
+when it read what they rolled (or nudge the dice when it did not), and pick from the OLED menus
+with NEXT and CONFIRM. Every action goes through the journal. The OLED frames are shown live in
+the terminal (when there is one) and saved as PNG and GIF.
+"""
 
 from __future__ import annotations
 
 import random
+import shutil
 import sys
 import tempfile
+import time
+from collections import Counter
 from pathlib import Path
+from typing import Any
+
+import cv2
+import numpy as np
 
 from companion.bots import outatime_bot
 from companion.content import demo_pack
-from companion.games import get_title
+from companion.games import outatime
+from companion.games.api import CHANCE, TERMINAL
 from companion.journal import Journal
-from companion.match import Match
+from companion.session import Session
+from companion.table import Table
 
 BOT_NAMES = ["Marty", "Doc", "Jennifer", "Biff", "Lorraine", "George"]
 
@@ -19,15 +36,215 @@ BOT_NAMES = ["Marty", "Doc", "Jennifer", "Biff", "Lorraine", "George"]
 def register(commands, bench_commands) -> None:
     p = commands.add_parser(
         "demo",
-        help="simulated game night: bots play a whole game (no hardware)",
-        description="Bots play a whole OUTATIME game with seeded dice and the demo deck "
-        "(invented card contents). Every action goes through the journal; the table "
-        "announcements are printed as they would be shown.",
+        help="simulated game night: bots play a whole OUTATIME game (no hardware)",
+        description="A whole OUTATIME game on this machine with the table daemon's own code: "
+        "dice rolled into a rendered tray and read by the real dice reader, the OLED shown "
+        "in the terminal and saved as PNG/GIF, bots pressing the buttons. Uses the demo "
+        "deck (invented card contents). Ends by itself with exit code 0.",
     )
-    p.add_argument("--players", type=int, default=4, help="2-6 bot players (default 4)")
+    p.add_argument("--players", type=int, default=4, help="2-6 players (default 4)")
     p.add_argument("--seed", type=int, default=1985, help="dice seed (default 1985)")
     p.add_argument("--journal", help="journal file to record into (default: a temporary one)")
+    p.add_argument("--out", default="demo-out",
+                   help="folder for the OLED frames (PNG) and screens.gif (default demo-out)")
+    p.add_argument("--keyboard", action="store_true",
+                   help="you press the buttons (keys) for every player; dice roll by themselves")
+    p.add_argument("--live", choices=("auto", "on", "off"), default="auto",
+                   help="draw the OLED in this terminal as it changes (auto: when a terminal)")
     p.set_defaults(handler=cmd_demo)
+
+
+class RenderedTray:
+    """A camera over a rendered tray holding the dice the players rolled (a frame source).
+
+    After every change there are a few frames of movement (tumbling dice, a hand moving dice
+    away), then the dice lie still, as at a real table.
+    """
+
+    def __init__(self, seed: int, width: int = 640, height: int = 480, moving_frames: int = 2):
+        from companion.vision.synth import SyntheticTray
+
+        self.tray = SyntheticTray("outatime", width, height, seed=seed, keep_scene=True)
+        self.faces: list[str] = []
+        self.moving_frames = moving_frames
+        self._moving = 0
+        self._still, _ = self.tray.render(faces=[])
+        self.frames = 0
+
+    def show(self, faces: list[str]) -> None:
+        """Dice land (or are left) in the tray: these faces, at new places."""
+        self.faces = list(faces)
+        self._still, _ = self.tray.render(faces=self.faces)
+        self._moving = self.moving_frames
+
+    def read(self):
+        from companion.vision.sources import Frame
+
+        self.frames += 1
+        if self._moving:
+            self._moving -= 1
+            blurred, _ = self.tray.render(faces=self.faces)
+            image = cv2.blur(blurred, (13, 1))
+        else:
+            image = self._still
+        return Frame(image=image, index=self.frames, timestamp=time.time(), name="sim")
+
+    def close(self) -> None:
+        pass
+
+
+class ScriptedPresses:
+    """A buttons backend the bots press."""
+
+    def __init__(self):
+        self.pending: list[str] = []
+
+    def press(self, *names: str) -> None:
+        self.pending.extend(names)
+
+    def poll(self) -> list[str]:
+        out, self.pending = self.pending, []
+        return out
+
+    def close(self) -> None:
+        pass
+
+
+class TableBots:
+    """Every seat played by a bot that uses only what a player at the table has."""
+
+    def __init__(self, session: Session, tray: RenderedTray, presses: ScriptedPresses,
+                 players: int, rng: random.Random, humans: bool = False):
+        self.session, self.tray, self.presses = session, tray, presses
+        self.players = players
+        self.rng = rng
+        self.humans = humans  # the decisions come from the keyboard; the bots only roll
+        self.intent: dict[str, Any] | None = None  # what the bot did and waits to see recorded
+        self.tries = 0  # camera looks at the current intent that gave no fitting proposal
+        self.nudges = 0
+        self.by_hand = 0
+        self.rolls = 0
+
+    def act(self) -> None:
+        """One move for whoever is to act; the table loop then shows what the camera sees."""
+        prompt = self.session.prompt()
+        match = self.session.match
+        if match is None:  # the players menu: pick the number of players
+            self._pick(f"{self.players}:")
+            return
+        actor = match.actor()
+        if actor == TERMINAL:
+            return
+        if self.intent is not None and prompt.kind != "propose" and self._still_waiting(match):
+            return
+        if prompt.kind == "roll" and actor == CHANCE:
+            self._roll(match.state.free_dice)
+            return
+        if self.humans:
+            return
+        if prompt.kind == "propose":
+            self._answer_proposal()
+            return
+        if prompt.title.startswith("DIE ") and prompt.title.endswith("WHICH FACE?"):
+            self._pick_unknown(prompt)
+            return
+        if actor == CHANCE:  # the deal: pick each card of a random hand from the menu
+            self._deal_pick(prompt)
+            return
+        self._decide(match)
+
+    # --- what players do with their hands
+
+    def _roll(self, count: int) -> None:
+        rolled = [self.rng.choice(outatime.FACES) for _ in range(count)]
+        self.rolls += 1
+        self.intent = {"kind": "roll", "dice": rolled, "state": self._mark()}
+        self.tries = 0
+        self.tray.show(rolled)
+
+    def _mark(self) -> int:
+        return len(self.session.journal.actions(self.session.match.game))
+
+    def _still_waiting(self, match) -> bool:
+        """The camera looked but proposed nothing that fits: nudge, then use the buttons."""
+        if self._mark() != self.intent["state"]:
+            self.intent = None  # recorded: the bot's move is done
+            return False
+        self.tries += 1
+        if self.tries <= 2:
+            self.nudges += 1
+            self.tray.show(self.tray.faces)
+            return True
+        self.by_hand += 1
+        if self.intent["kind"] == "roll":  # enter the roll with the buttons, die by die
+            self.presses.press("menu")
+            self.intent["by_hand"] = True
+        else:
+            self._pick_option(self.session.prompt(), self.intent["label"])
+        self.tries = -10  # give the buttons time
+        return True
+
+    def _answer_proposal(self) -> None:
+        proposal = self.session.proposal or []
+        wanted = self.intent or {}
+        kinds = [a["type"] for a in proposal]
+        if wanted.get("kind") == "roll" and "roll" in kinds:
+            read = next(a["dice"] for a in proposal if a["type"] == "roll")
+            fits = Counter(read) == Counter(wanted["dice"])
+        elif wanted.get("kind") == "lock" and kinds == ["lock"]:
+            fits = Counter(proposal[0]["dice"]) == Counter(wanted["dice"])
+        else:
+            fits = False
+        if fits:
+            self.presses.press("confirm")
+        else:  # misread: say no, and nudge the dice so the camera looks again
+            self.nudges += 1
+            self.presses.press("back")
+            self.tray.show(self.tray.faces)
+
+    def _pick_unknown(self, prompt) -> None:
+        known = Counter(f for f in prompt.dice if f != "?")
+        truth = self.intent["dice"] if self.intent else self.tray.faces
+        missing = list((Counter(truth) - known).elements())
+        target = missing[0] if missing else prompt.options[0]
+        self._pick_option(prompt, target)
+
+    def _deal_pick(self, prompt) -> None:
+        self._pick_option(prompt, self.rng.choice(prompt.options))
+
+    def _decide(self, match) -> None:
+        state = match.state
+        action = outatime_bot(outatime, state, self.rng)
+        kind = action["type"]
+        if kind == "lock" and not state.pending:
+            # Take the dice out of the tray; the camera proposes the lock.
+            left = list((Counter(self.tray.faces) - Counter(action["dice"])).elements())
+            self.intent = {"kind": "lock", "dice": list(action["dice"]), "state": self._mark(),
+                           "label": self.session._label(action)}
+            self.tries = 0
+            self.tray.show(left)
+            return
+        if kind == "reroll":
+            self._roll(state.free_dice)
+            return
+        if kind == "doubleback":
+            back = sum(1 for f in state.delorean if f in outatime.NUMBERS)
+            self._roll(back)
+            return
+        if kind == "end":
+            self.presses.press("end")
+            return
+        label = self.session._label(action)  # a menu decision (choose, next, target)
+        self._pick_option(self.session.prompt(), label)
+
+    def _pick(self, start: str) -> None:
+        prompt = self.session.prompt()
+        self._pick_option(prompt, next((o for o in prompt.options if o.startswith(start)),
+                                       prompt.options[0]))
+
+    def _pick_option(self, prompt, label: str) -> None:
+        steps = (prompt.options.index(label) - prompt.selected) % len(prompt.options)
+        self.presses.press(*(["next"] * steps), "confirm")
 
 
 def cmd_demo(args) -> int:
@@ -35,37 +252,126 @@ def cmd_demo(args) -> int:
 
     if not 2 <= args.players <= 6:
         raise UserError(f"--players {args.players}: OUTATIME takes 2-6 players")
+    live = args.live == "on" or (args.live == "auto" and sys.stdout.isatty())
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(args.journal) if args.journal else Path(tmp) / "demo.sqlite3"
         journal = Journal(path)
-        result = run_demo(journal, args.players, args.seed, out=sys.stdout)
-        journal.close()
-    return 0 if result else 1
+        try:
+            result = run_demo(journal, args.players, args.seed, Path(args.out), live=live,
+                              keyboard=args.keyboard)
+        finally:
+            journal.close()
+    return 0 if result["winner"] else 1
 
 
-def run_demo(journal: Journal, players: int, seed: int, out=sys.stdout) -> str | None:
-    """Play one bot game into ``journal``; prints announcements; returns the winner."""
-    engine = get_title("outatime")
-    pack = demo_pack("outatime")
+def run_demo(journal: Journal, players: int, seed: int, out: Path | None, live: bool = False,
+             keyboard: bool = False, stream=None, max_steps: int = 100_000) -> dict[str, Any]:
+    """Play one game night into ``journal``; returns a summary with the winner and numbers."""
+    from companion.buttons import KeyboardButtons
+    from companion.display.backends import Display, RecorderDisplay, TerminalDisplay
+    from companion.vision.reader import DiceReader
+    from companion.vision.settle import Settler, SettleWatcher
+
+    stream = stream or sys.stdout
+    started = time.perf_counter()
     rng = random.Random(seed)
     names = BOT_NAMES[:players]
-    print(
-        f"OUTATIME - {', '.join(names)} - demo deck (invented cards, not the printed ones)",
-        file=out,
-    )
-    match = Match.new(journal, "outatime", names, {}, pack)
-    while match.actor() != "terminal":
-        if match.actor() == "chance":
-            action = engine.sample_chance(match.state, rng)
+    session = Session(journal, names, lambda title: demo_pack(title), title="outatime")
+    tray = RenderedTray(seed)
+    presses = ScriptedPresses()
+    bots = TableBots(session, tray, presses, players, rng, humans=keyboard)
+    displays: list[Display] = []
+    if out is not None:
+        if out.exists():
+            shutil.rmtree(out)
+        displays.append(RecorderDisplay(out))
+    if live:
+        displays.append(TerminalDisplay(stream))
+    buttons: list[Any] = [presses]
+    if keyboard:
+        buttons.append(KeyboardButtons())
+    clock = _SimClock()
+    watcher = SettleWatcher(DiceReader("outatime"), Settler(emit_empty=True))
+    table = Table(session, camera=tray, watcher=watcher,
+                  buttons=buttons, display=_Fanout(displays), fps=10,
+                  dwell_s=0.6 if live else 0.0, clock=clock)
+    print(f"OUTATIME - {', '.join(names)} - demo deck (invented cards, not the printed ones)",
+          file=stream)
+    table.boot()
+    first_frame_s = time.perf_counter() - started
+    announced = 0
+    latencies: list[float] = []
+    for _ in range(max_steps):
+        match = session.match
+        if match is not None and match.actor() == TERMINAL:
+            break
+        if not presses.pending and _quiet(table, tray):
+            bots.act()
+        before = len(table.updates)
+        t0 = time.perf_counter()
+        table.step()
+        if table.readings and len(table.updates) > before and tray._moving == 0:
+            latencies.append((time.perf_counter() - t0) * 1000)
+        clock.advance(0.1)
+        if live:
+            time.sleep(0.02)
         else:
-            action = outatime_bot(engine, match.state, rng)
-        for effect in match.push(action):
-            print(f"  {effect['text']}", file=out)
-    winner = engine.winners(match.state)
-    actions = len(journal.actions(match.game))
-    print(
-        f"Game over after {match.state.turns} turns and {actions} recorded actions: "
-        f"{', '.join(winner)} wins.",
-        file=out,
-    )
-    return winner[0] if winner else None
+            table.flush()
+        for update in table.updates[announced:]:
+            if not live:
+                for effect in update.effects:
+                    print(f"  {effect['text']}", file=stream)
+        announced = len(table.updates)
+    table.flush()
+    table.close()
+    winner = session.match.engine.winners(session.match.state) if session.match else []
+    actions = len(journal.actions(session.match.game)) if session.match else 0
+    summary = {
+        "winner": winner[0] if winner else None,
+        "actions": actions,
+        "rolls": bots.rolls,
+        "nudges": bots.nudges,
+        "frames_read": tray.frames,
+        "screens": table.frames_shown,
+        "first_screen_s": round(first_frame_s, 3),
+        "reading_to_screen_ms_median": round(float(np.median(latencies)), 1) if latencies else None,
+        "seconds": round(time.perf_counter() - started, 1),
+    }
+    who = summary["winner"] or "nobody"
+    print(f"Game over: {who} wins after {actions} recorded actions, {bots.rolls} rolls read "
+          f"by the camera ({bots.nudges} nudged after a misread), {summary['seconds']} s.",
+          file=stream)
+    if out is not None:
+        print(f"OLED frames: {out}/frame_*.png and {out}/screens.gif", file=stream)
+    return summary
+
+
+def _quiet(table: Table, tray: RenderedTray) -> bool:
+    """The bots wait until the camera has looked at the tray as it is now."""
+    return tray._moving == 0 and table.watcher.settler.state in ("settled", "empty", "waiting")
+
+
+class _SimClock:
+    def __init__(self):
+        self.now = 0.0
+
+    def __call__(self) -> float:
+        return self.now
+
+    def advance(self, seconds: float) -> None:
+        self.now += seconds
+
+
+class _Fanout:
+    """Show each frame on every display (the terminal and the recorder)."""
+
+    def __init__(self, displays):
+        self.displays = displays
+        self.last_error = None
+
+    def show(self, image) -> bool:
+        return all([d.show(image) for d in self.displays])
+
+    def close(self) -> None:
+        for d in self.displays:
+            d.close()

@@ -1,0 +1,291 @@
+"""`companion run` (the table daemon) and `companion doctor` (checks for a maker).
+
+The daemon builds each part from the config, falls back to a working stand-in when a part is
+missing (the game goes on without the panel or the light board), resumes the unfinished game,
+and speaks to systemd (READY, WATCHDOG) when systemd started it.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import shutil
+import signal
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+from companion import config as configuration
+from companion.journal import Journal
+from companion.paths import config_dir, state_dir
+
+log = logging.getLogger("companion")
+
+
+def register(commands, bench_commands) -> None:
+    run = commands.add_parser(
+        "run",
+        help="the table daemon: camera, buttons, OLED and lights (what systemd starts)",
+        description="Run the table: read the dice, take button presses, show the game on the "
+        "OLED, light the ring. Resumes the unfinished game. Stop with Ctrl-C or SIGTERM.",
+    )
+    run.add_argument("--config", help=f"config file (default: {configuration.default_path()})")
+    run.add_argument("--journal", help="journal file (default: the state directory's)")
+    run.add_argument("--seconds", type=float, default=0,
+                     help="stop after this many seconds (0: run until stopped)")
+    run.set_defaults(handler=cmd_run)
+
+    doctor = commands.add_parser(
+        "doctor", help="check camera, display, buttons, light board, disk and state directory")
+    doctor.add_argument("--config", help="config file")
+    doctor.set_defaults(handler=cmd_doctor)
+
+
+# --------------------------------------------------------------------------- building parts
+
+
+def journal_path(path: str | None) -> Path:
+    return Path(path) if path else state_dir() / "journal.sqlite3"
+
+
+def pack_loader(cfg: dict[str, Any]):
+    """title -> content pack, as the config says; the demo deck only if asked for."""
+    from companion.content import demo_pack, load_pack, owner_pack, owner_pack_path
+
+    name = cfg["table"]["pack"]
+
+    def load(title: str):
+        if name == "demo":
+            return demo_pack(title)
+        if name == "owner":
+            pack = owner_pack(title)
+            if not pack.cards:
+                raise ValueError(
+                    f"no {title} cards registered ({owner_pack_path(title)}): register your box "
+                    'with `companion cards add`, or set [table] pack = "demo"'
+                )
+            return pack
+        return load_pack(name, title)
+
+    return load
+
+
+def open_camera(cfg: dict[str, Any]):
+    from companion.vision import sources
+
+    cam = cfg["camera"]
+    kind = cam["source"]
+    if kind == "none":
+        return None
+    if kind == "picamera2":
+        return sources.Picamera2Source(cam["width"], cam["height"])
+    if kind == "opencv":
+        return sources.OpenCVSource(cam["device"], cam["width"], cam["height"])
+    if kind == "files":
+        return sources.FileSource(cam["path"], loop=True)
+    return sources.SyntheticSource("outatime")
+
+
+def open_reader(cfg: dict[str, Any]):
+    from companion.vision.reader import DiceReader
+    from companion.vision.settle import Settler, SettleWatcher
+
+    profile = cfg["camera"]["profile"] or None
+    # An empty tray is a reading too: all dice moved onto the DeLorean.
+    return SettleWatcher(DiceReader("outatime", profile=profile), Settler(emit_empty=True))
+
+
+def open_display(cfg: dict[str, Any], fallback: str | None = "dummy"):
+    from companion.display.backends import open_display as open_backend
+
+    d = cfg["display"]
+    if d["driver"] == "none":
+        return None
+    spec = {"backend": d["driver"], "port": d["i2c_port"], "address": d["i2c_address"],
+            "rotation": d["rotate"], "contrast": d["contrast"], "out": d["out"]}
+    if fallback:
+        spec["fallback"] = fallback
+    return open_backend(spec)
+
+
+def open_buttons(cfg: dict[str, Any]):
+    from companion.buttons import GpioButtons, KeyboardButtons, NoButtons
+
+    b = cfg["buttons"]
+    if b["backend"] == "none":
+        return NoButtons()
+    if b["backend"] == "keyboard":
+        return KeyboardButtons()
+    from companion.buttons import ButtonError
+    from companion.pins import PinMapError, load
+
+    try:
+        p = load().buttons
+    except PinMapError as exc:
+        raise ButtonError(str(exc)) from exc
+    pins = {"confirm": p.confirm, "end": p.end_turn, "back": p.undo, "next": p.next,
+            "prev": p.prev}
+    return GpioButtons(pins, bounce_s=b["bounce_ms"] / 1000, hold_s=b["hold_s"])
+
+
+def open_lights(cfg: dict[str, Any]):
+    from companion.link.board import open_light_board
+
+    return open_light_board(cfg["lights"]["port"])
+
+
+def notifier(cfg: dict[str, Any]):
+    if not cfg["daemon"]["notify"] or not os.environ.get("NOTIFY_SOCKET"):
+        return None
+    import sdnotify
+
+    return sdnotify.SystemdNotifier()
+
+
+# --------------------------------------------------------------------------- run
+
+
+def cmd_run(args) -> int:
+    from companion.buttons import ButtonError
+    from companion.cli import UserError
+    from companion.link.board import KnobButtons
+    from companion.session import Session
+    from companion.table import Table
+
+    logging.basicConfig(level=logging.INFO, format="%(levelname)s %(name)s: %(message)s")
+    try:
+        cfg = configuration.load(args.config)
+    except configuration.ConfigError as exc:
+        raise UserError(str(exc)) from exc
+    journal = Journal(journal_path(args.journal))
+    t = cfg["table"]
+    session = Session(journal, t["players"], pack_loader(cfg), title=t["title"],
+                      options={"first_roll_stalls": t["first_roll_stalls"]})
+    lights = open_lights(cfg)
+    try:
+        buttons = [open_buttons(cfg)]
+    except ButtonError as exc:
+        log.error("%s; playing with the light board's knob only", exc)
+        buttons = []
+    buttons.append(KnobButtons(lights))
+    table = Table(session, camera=open_camera(cfg), watcher=open_reader(cfg), buttons=buttons,
+                  display=open_display(cfg), lights=lights, notifier=notifier(cfg),
+                  fps=cfg["camera"]["fps"])
+    stop = []
+    signal.signal(signal.SIGTERM, lambda *_: stop.append("SIGTERM"))
+    table.boot()
+    end = time.monotonic() + args.seconds if args.seconds else None
+    try:
+        while not stop and (end is None or time.monotonic() < end):
+            table.step()
+            time.sleep(0.02)
+    except KeyboardInterrupt:
+        pass
+    finally:
+        table.close()
+        journal.close()
+    return 0
+
+
+# --------------------------------------------------------------------------- doctor
+
+
+def cmd_doctor(args) -> int:
+    """One line per part: PASS or FAIL, and what to do about a failure."""
+    results: list[tuple[bool, str, str]] = []
+
+    def check(name: str, func) -> None:
+        try:
+            detail = func()
+            results.append((True, name, detail or ""))
+        except Exception as exc:  # every failure is reported, none stops the others
+            results.append((False, name, str(exc)))
+
+    try:
+        cfg = configuration.load(args.config)
+        results.append((True, "config", f"{args.config or configuration.default_path()}"))
+    except configuration.ConfigError as exc:
+        results.append((False, "config", f"{exc}"))
+        cfg = configuration.defaults()
+
+    def state() -> str:
+        path = state_dir()
+        path.mkdir(parents=True, exist_ok=True)
+        probe = path / ".doctor"
+        probe.write_text("ok")
+        probe.unlink()
+        journal = Journal(path / "journal.sqlite3")
+        games = len(journal.games())
+        journal.close()
+        return f"{path} writable, journal has {games} games"
+
+    def disk() -> str:
+        path = state_dir()
+        path.mkdir(parents=True, exist_ok=True)
+        free = shutil.disk_usage(path).free / 2**20
+        if free < 50:
+            raise RuntimeError(f"only {free:.0f} MB free under {path}: free some space")
+        return f"{free:,.0f} MB free"
+
+    def camera() -> str:
+        cam = open_camera(cfg)
+        if cam is None:
+            return "no camera configured ([camera] source = \"none\")"
+        try:
+            frame = cam.read()
+        except Exception as exc:
+            raise RuntimeError(
+                f"{cfg['camera']['source']}: {exc}. Check the ribbon cable and that the camera "
+                "is enabled (see docs/pi-install.md)"
+            ) from exc
+        finally:
+            if hasattr(cam, "close"):
+                cam.close()
+        h, w = frame.image.shape[:2]
+        return f"{cfg['camera']['source']} gives {w}x{h} frames"
+
+    def display() -> str:
+        d = open_display(cfg, fallback=None)
+        if d is None:
+            return "no display configured"
+        from companion.display import screens
+
+        ok = d.show(screens.boot("doctor"))
+        d.close()
+        if not ok:
+            raise RuntimeError(getattr(d, "last_error", "the panel did not take a frame"))
+        return f"{cfg['display']['driver']} shows frames"
+
+    def buttons() -> str:
+        b = open_buttons(cfg)
+        b.close()
+        return f"{cfg['buttons']['backend']} buttons open"
+
+    def lights() -> str:
+        board = open_lights(cfg)
+        try:
+            if board.status.value == "absent":
+                return "no light board configured"
+            if not board.wait_ready(4.0):
+                raise RuntimeError(
+                    f"{cfg['lights']['port']}: {board.status.value} ({board.last_error}). Plug "
+                    "in the Pico, flash firmware/ (firmware/README.md), check the udev rule"
+                )
+            return f"{cfg['lights']['port']} ready"
+        finally:
+            board.close()
+
+    check("state directory", state)
+    check("disk space", disk)
+    check("camera", camera)
+    check("display", display)
+    check("buttons", buttons)
+    check("light board", lights)
+    check("config directory", lambda: f"{config_dir()}")
+    for ok, name, detail in results:
+        print(f"{'PASS' if ok else 'FAIL'}  {name:<17} {detail}")
+    failed = sum(1 for ok, *_ in results if not ok)
+    print(f"{len(results) - failed} passed, {failed} failed")
+    sys.stdout.flush()
+    return 1 if failed else 0

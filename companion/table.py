@@ -1,0 +1,237 @@
+"""The table loop: camera → reader → session → journal/engine → display and lights, one process.
+
+``Table.step()`` does one pass: looks at a camera frame when one is due, reads the buttons and
+the light board's knob, feeds the session, and shows what it says. Everything it drives sits
+behind a small interface, so the same loop runs the Pi at game night, the simulator and tests.
+"""
+
+from __future__ import annotations
+
+import logging
+import time
+from collections import deque
+from dataclasses import dataclass
+from typing import Any
+
+import cv2
+import numpy as np
+
+from companion.display import screens as s
+from companion.display.sequence import lock_summary, screens_for
+from companion.session import Prompt, Session, Update
+
+log = logging.getLogger("companion.table")
+
+PLAYER_COLOURS = ["red", "blue", "green", "yellow", "purple", "orange"]
+LIGHT_EFFECTS = {"ripple": "ripple", "stall": "stall", "paradox": "paradox", "win": "win",
+                 "complete": "ripple"}
+
+
+@dataclass
+class Shown:
+    image: Any
+    seconds: float
+
+
+class QuietGate:
+    """Skips the dice reader while the tray is still and already read (idle CPU stays low).
+
+    A 64x36 grey thumbnail of each frame is compared with the last one that was read; the
+    reader runs again as soon as anything in the tray changes.
+    """
+
+    def __init__(self, threshold: float = 2.0):
+        self.threshold = threshold
+        self._last: np.ndarray | None = None
+
+    def changed(self, image: np.ndarray) -> bool:
+        small = cv2.resize(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image,
+                           (64, 36), interpolation=cv2.INTER_AREA).astype(np.int16)
+        if self._last is None:
+            self._last = small
+            return True
+        diff = float(np.mean(np.abs(small - self._last)))
+        self._last = small
+        return diff > self.threshold
+
+
+class Table:
+    def __init__(self, session: Session, camera=None, watcher=None, buttons=(), display=None,
+                 lights=None, notifier=None, fps: float = 8.0, dwell_s: float = 1.2,
+                 zone: str | None = None, clock=time.monotonic):
+        self.session = session
+        self.camera = camera
+        self.watcher = watcher
+        self.buttons = list(buttons)
+        self.display = display
+        self.lights = lights
+        self.notifier = notifier
+        self.frame_interval = 1.0 / fps
+        self.dwell_s = dwell_s
+        self.zone = zone  # the reader's rolling-area zone name, when tray markers are used
+        self.clock = clock
+        self.queue: deque[Shown] = deque()
+        self.showing_until = 0.0
+        self.next_frame = 0.0
+        self.camera_ok = True
+        self.gate = QuietGate()
+        self.updates: list[Update] = []  # every update handled (the simulator reads them)
+        self.frames_shown = 0
+        self.readings = 0
+        self._last_watchdog = 0.0
+        self._settled = False
+
+    # ------------------------------------------------------------------ life cycle
+
+    def boot(self) -> None:
+        self._show_now([Shown(s.boot(), self.dwell_s)])
+        if self.lights is not None:
+            self.lights.steady()
+        self.handle(self.session._update([]))
+        self._notify("READY=1", "STATUS=table ready")
+
+    def close(self) -> None:
+        for part in (self.camera, self.display, self.lights, *self.buttons):
+            close = getattr(part, "close", None)
+            if close:
+                try:
+                    close()
+                except Exception as exc:  # closing must never hide the reason we stop
+                    log.warning("closing %r: %s", part, exc)
+
+    # ------------------------------------------------------------------ one pass
+
+    def step(self) -> None:
+        now = self.clock()
+        if self.camera is not None and now >= self.next_frame:
+            self.next_frame = now + self.frame_interval
+            self._camera_step()
+        for source in self.buttons:
+            for press in source.poll():
+                self.handle(self.session.press(press))
+        self._pump_display(now)
+        if now - self._last_watchdog >= 1.0:
+            self._last_watchdog = now
+            self._notify("WATCHDOG=1")
+
+    def _camera_step(self) -> None:
+        from companion.vision.sources import CameraUnavailable, EndOfStream, FrameError
+
+        try:
+            frame = self.camera.read()
+        except CameraUnavailable as exc:
+            if self.camera_ok:
+                self.camera_ok = False
+                self._queue_error(f"Camera lost ({exc}). Check its cable; buttons still work.",
+                                  "CAMERA")
+            return
+        except (FrameError, EndOfStream) as exc:
+            log.info("camera: %s", exc)
+            return
+        if not self.camera_ok:
+            self.camera_ok = True
+            self.queue.append(Shown(s.notice("CAMERA", "BACK", "reading the dice again"),
+                                    self.dwell_s))
+        image = frame.image
+        if self._settled and not self.gate.changed(image):
+            return  # nothing moved since the last reading: no need to read again
+        if not self._settled:
+            self.gate.changed(image)  # keep the gate's picture of the tray current
+        reading = self.watcher.feed(image)
+        self._settled = self.watcher.settler.state in ("settled", "empty")
+        if reading is not None:
+            self.readings += 1
+            faces = reading.faces(self.zone) if self.zone else reading.faces()
+            self.handle(self.session.dice(faces))
+
+    # ------------------------------------------------------------------ output
+
+    def handle(self, update: Update) -> None:
+        self.updates.append(update)
+        view = self.session.match.view() if self.session.match else {}
+        frames: list[Shown] = []
+        if update.effects:
+            if view:
+                frames += [Shown(img, self.dwell_s) for img in screens_for(view, update.effects)]
+            else:
+                frames += [Shown(s.notice(e["text"]), self.dwell_s) for e in update.effects]
+        if update.error:
+            frames += [Shown(img, self.dwell_s * 1.5) for img in s.error(update.error)]
+        frames.append(Shown(self.prompt_screen(update.prompt, view), 0.0))
+        # The previous prompt is no longer true: drop it, keep announcements not yet shown.
+        while self.queue and self.queue[-1].seconds == 0.0:
+            self.queue.pop()
+        self.queue.extend(frames)
+        self._cue_lights(update, view)
+
+    def prompt_screen(self, prompt: Prompt, view: dict[str, Any]):
+        if prompt.kind == "menu":
+            return s.menu(prompt.title, prompt.options or ["(nothing to choose)"],
+                          prompt.selected)
+        if prompt.kind == "place":
+            return s.menu(prompt.title, prompt.options, prompt.selected)
+        if prompt.kind == "roll":
+            return s.turn(view.get("turn") or "", view.get("free_dice", 6),
+                          bool(view.get("doubleback")))
+        if prompt.kind == "propose":
+            summary = lock_summary(self.session.proposal_effects)
+            if summary:
+                return s.lock(**summary)
+            roll = next((a["dice"] for a in self.session.proposal or []
+                         if a["type"] == "roll"), prompt.dice)
+            return s.roll(roll, view.get("turn"))
+        if prompt.kind == "over":
+            return s.winner(view.get("winner") or prompt.title)
+        return s.notice(prompt.title, *prompt.lines[:1])
+
+    def _queue_error(self, message: str, title: str = "CHECK") -> None:
+        self.queue.extend(Shown(img, self.dwell_s * 1.5) for img in s.error(message, title))
+
+    def _pump_display(self, now: float) -> None:
+        if now < self.showing_until or not self.queue:
+            return
+        item = self.queue[0]
+        if item.seconds == 0.0 and len(self.queue) == 1:
+            if getattr(item, "_shown", False):
+                return  # the prompt stays on the panel until something changes
+            self._show(item.image)
+            item._shown = True
+            return
+        self.queue.popleft()
+        self._show(item.image)
+        self.showing_until = now + item.seconds
+
+    def _show_now(self, items: list[Shown]) -> None:
+        for item in items:
+            self._show(item.image)
+
+    def _show(self, image) -> None:
+        self.frames_shown += 1
+        if self.display is not None and not self.display.show(image):
+            log.warning("display: %s", getattr(self.display, "last_error", "not shown"))
+
+    def flush(self) -> None:
+        """Show everything queued at once (the simulator's fast-forward)."""
+        while self.queue:
+            item = self.queue.popleft()
+            self._show(item.image)
+        self.showing_until = 0.0
+
+    def _cue_lights(self, update: Update, view: dict[str, Any]) -> None:
+        if self.lights is None:
+            return
+        for effect in update.effects:
+            name = LIGHT_EFFECTS.get(effect["kind"])
+            if name:
+                self.lights.effect(name)
+            if effect["kind"] == "turn" and view:
+                names = [p["name"] for p in view.get("players", [])]
+                if effect.get("player") in names:
+                    colour = PLAYER_COLOURS[names.index(effect["player"]) % len(PLAYER_COLOURS)]
+                    self.lights.turn(colour)
+        if update.prompt.kind == "roll":
+            self.lights.steady()  # even light while the camera reads the roll
+
+    def _notify(self, *lines: str) -> None:
+        if self.notifier is not None:
+            self.notifier.notify("\n".join(lines))
