@@ -121,10 +121,35 @@ def format_report(s: dict, faces: list[str]) -> str:
     ]
     cols = [*faces, UNKNOWN, "missed"]
     conf = {tuple(k.split("->")): v for k, v in s["confusion"].items()}
-    lines.append("      " + "".join(f"{c:>8}" for c in cols))
+    lines.append(" " * 10 + "".join(f"{c:>10}" for c in cols))
     for t in [*faces, "none"]:
         row = [conf.get((t, c), 0) for c in cols]
         if t == "none" and not any(row):
             continue
-        lines.append(f"{t:>6}" + "".join(f"{v:>8}" for v in row))
+        lines.append(f"{t:>10}" + "".join(f"{v:>10}" for v in row))
     return "\n".join(lines)
+
+
+def run_synthetic(reader: DiceReader, frames: int, seed: int = 1000,
+                  width: int = 640, height: int = 480,
+                  progress: Callable[[int, int], None] | None = None) -> Score:
+    """Score the reader on rendered trays of its face set (fresh seed: not training renders)."""
+    from pathlib import Path
+
+    from .labeled import Box
+    from .synth import SyntheticTray
+
+    tray = SyntheticTray(reader.dice, width, height, seed=seed)
+    score = Score()
+    for k in range(frames):
+        image, truth = tray.render()
+        item = LabeledImage(Path(f"synthetic-{seed}-{k:04d}"),
+                            tuple(Box(t.x, t.y, t.side * 1.3, t.side * 1.3, t.face)
+                                  for t in truth), ())
+        t0, c0 = time.perf_counter(), time.process_time()
+        result = reader.analyse(image)
+        score.cpu_ms.append((time.process_time() - c0) * 1000.0)
+        score.add(item, result.dice, (time.perf_counter() - t0) * 1000.0)
+        if progress:
+            progress(k + 1, frames)
+    return score

@@ -169,6 +169,22 @@ def cmd_bench(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_bench_synthetic(args: argparse.Namespace) -> int:
+    from . import bench
+
+    reader = _reader(args)
+    score = bench.run_synthetic(reader, args.frames, args.seed, args.width, args.height,
+                                progress=None if args.json else _progress)
+    s = score.summary()
+    s["dice"] = reader.dice
+    if args.json:
+        s["mistakes"] = score.mistakes[:200]
+        print(json.dumps(s))
+    else:
+        print(bench.format_report(s, list(FACE_SETS[reader.dice].faces)))
+    return 0
+
+
 def register(commands, bench_commands) -> None:
     r = commands.add_parser("read", help="read the dice in photos; one JSON line per image")
     r.add_argument("inputs", nargs="+", metavar="IMAGE_OR_DIR")
@@ -206,3 +222,15 @@ def register(commands, bench_commands) -> None:
                    help="only the first or second photo session (held-out checks)")
     b.add_argument("--limit", type=int, default=0)
     b.set_defaults(handler=cmd_bench)
+
+    bs = bench_commands.add_parser("vision-synthetic",
+                                   help="score the dice reader on rendered trays")
+    bs.add_argument("--dice", choices=DICE_CHOICES, default="outatime")
+    bs.add_argument("--profile")
+    bs.add_argument("--frames", type=int, default=200)
+    bs.add_argument("--seed", type=int, default=1000,
+                    help="render seed (training renders use small seeds)")
+    bs.add_argument("--width", type=int, default=640)
+    bs.add_argument("--height", type=int, default=480)
+    bs.add_argument("--json", action="store_true")
+    bs.set_defaults(handler=cmd_bench_synthetic)

@@ -17,6 +17,11 @@ WORK_SIDE = 640
 OPEN_FRACTION = 0.6
 # Weight of local lightness contrast against colour distance (0 turns it off).
 TEXTURE_GAIN = 0.0
+# First pass: closing width as a fraction (1/CLOSE_DIV) of the frame, so a die that differs
+# from the table only by its marks and edges becomes one part; parts smaller than SPECK times
+# the typical large part do not vote on the die size.
+CLOSE_DIV = 60
+SPECK = 0.05
 
 
 @dataclass(frozen=True)
@@ -173,6 +178,10 @@ def find_dice(image: np.ndarray, die_side: float | None = None, keep_mask: bool 
         dist = background_distance(work)
         mask = (dist > _threshold(dist)).astype(np.uint8) * 255
         mask = cv2.morphologyEx(mask, cv2.MORPH_OPEN, k3)
+        # Join the pieces of a die that differs from the table only by its marks and edges.
+        kc = max(3, int(min(h, w) / CLOSE_DIV) | 1)
+        mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE,
+                                cv2.getStructuringElement(cv2.MORPH_ELLIPSE, (kc, kc)))
         mask = _fill_holes(mask, (min(h, w) / 10.0) ** 2)
         side = _estimate_side(mask)
         if side <= 0:
@@ -267,12 +276,17 @@ def _pixels(part: _Part) -> np.ndarray:
 
 
 def _median_side(comps: list[_Part]) -> float:
-    sides = []
+    """Median side of the compact, square-ish parts, leaving out specks (dust, texture)
+    much smaller than the typical large part, which would otherwise outvote a few dice."""
+    areas = []
     for p in comps:
         (_, _), (rw, rh), _ = p.rect
         if rw * rh > 0 and p.area / (rw * rh) > 0.75 and max(rw, rh) < 1.5 * min(rw, rh):
-            sides.append(np.sqrt(p.area))
-    return float(np.median(sides)) if sides else 0.0
+            areas.append(p.area)
+    if not areas:
+        return 0.0
+    big = float(np.percentile(areas, 90))
+    return float(np.sqrt(np.median([a for a in areas if a >= SPECK * big])))
 
 
 def refine_blob(image: np.ndarray, blob: Blob) -> tuple[Blob, bool]:

@@ -73,7 +73,7 @@ class SyntheticTray:
         self.die_side = die_side
 
     # -- pieces ------------------------------------------------------------------------
-    def _background(self) -> np.ndarray:
+    def _background(self) -> tuple[np.ndarray, int]:
         rng = self.rng
         h, w = self.height, self.width
         base = np.array(_TRAYS[rng.integers(len(_TRAYS))], np.float32)
@@ -85,12 +85,13 @@ class SyntheticTray:
         tex = cv2.resize(tex, (w, h), interpolation=cv2.INTER_CUBIC)
         img += (tex * rng.uniform(1, 6))[..., None]
         img += rng.normal(0, rng.uniform(0.5, 3), (h, w, 1)).astype(np.float32)
+        t = 0
         if rng.random() < 0.5:
             # A tray wall: a frame of another colour around the rolling area.
             t = int(min(h, w) * rng.uniform(0.03, 0.07))
             wall = np.clip(base * rng.uniform(0.4, 1.6), 0, 255)
             img[:t], img[-t:], img[:, :t], img[:, -t:] = wall, wall, wall, wall
-        return img
+        return img, t
 
     def _lighting(self) -> np.ndarray:
         rng = self.rng
@@ -127,11 +128,11 @@ class SyntheticTray:
         elif n_dice is None:
             n_dice = int(rng.integers(1, 9))
         if self._scene is None or not self.keep_scene:
-            self._scene = (self._background(), rng.uniform(0, 2 * np.pi),
+            self._scene = (*self._background(), rng.uniform(0, 2 * np.pi),
                            rng.uniform(*self.die_side) * min(h, w), self._lighting(),
                            np.array([rng.uniform(0.85, 1.1), 1.0, rng.uniform(0.85, 1.1)],
                                     np.float32), rng.uniform(0, 1.2), rng.uniform(1, 6))
-        bg, shadow_dir, side, light, temperature, blur, noise = self._scene
+        bg, wall, shadow_dir, side, light, temperature, blur, noise = self._scene
         img = bg.copy()
         placed: list[TrueDie] = []
         for i in range(n_dice):
@@ -145,15 +146,23 @@ class SyntheticTray:
             else:
                 body, ink = _BODIES[int(rng.integers(len(_BODIES)))]
             face = faces[i] if faces else self.set.faces_of(colour)[int(rng.integers(6))]
-            # Place without overlap; sometimes right against a neighbour.
-            for _ in range(200):
-                x = rng.uniform(s, w - s)
-                y = rng.uniform(s, h - s)
-                mind = min((np.hypot(x - d.x, y - d.y) - 0.5 * (s + d.side) * 1.42
-                            for d in placed), default=1e9)
-                if mind > 0 or (rng.random() < touching and mind > -0.35 * s):
+            # Place inside the walls (a die may lie against one) without overlapping
+            # another die; sometimes right against a neighbour.
+            lo = wall + 0.75 * s
+            for _ in range(300):
+                x = rng.uniform(lo, w - lo)
+                y = rng.uniform(lo, h - lo)
+                angle = float(rng.uniform(0, 360))
+                gap = min((np.hypot(x - d.x, y - d.y) - 0.5 * (s + d.side) * 1.42
+                           for d in placed), default=1e9)
+                if gap > 0:
                     break
-            angle = float(rng.uniform(0, 360))
+                if rng.random() < touching and not any(
+                        cv2.rotatedRectangleIntersection(
+                            ((x, y), (s * 1.04, s * 1.04), angle),
+                            ((d.x, d.y), (d.side * 1.04, d.side * 1.04), d.angle))[0]
+                        for d in placed):
+                    break
             placed.append(TrueDie(float(x), float(y), float(s), angle, face, colour))
             big = int(np.ceil(s * 1.6)) | 1
             tile = self._die_image(big, face, body, ink)
