@@ -15,8 +15,6 @@ import numpy as np
 WORK_SIDE = 640
 # Opening width as a fraction of the die side: removes tray rims and cracks, keeps dice.
 OPEN_FRACTION = 0.6
-# Weight of local lightness contrast against colour distance (0 turns it off).
-TEXTURE_GAIN = 0.0
 # First pass: closing width as a fraction (1/CLOSE_DIV) of the frame, so a die that differs
 # from the table only by its marks and edges becomes one part; parts smaller than SPECK times
 # the typical large part do not vote on the die size.
@@ -88,15 +86,6 @@ def background_distance(image: np.ndarray, window: float | None = None) -> np.nd
     d = lab.astype(np.float32) - bg.astype(np.float32)
     # Lightness counts less than colour: soft shadows change L but hardly a and b.
     return cv2.sqrt(0.5 * d[..., 0] ** 2 + d[..., 1] ** 2 + d[..., 2] ** 2)
-
-
-def local_contrast(image: np.ndarray, window: float) -> np.ndarray:
-    """Standard deviation of lightness over a square window (float32)."""
-    gray = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    k = max(3, int(window) | 1)
-    mean = cv2.blur(gray, (k, k))
-    sq = cv2.blur(gray * gray, (k, k))
-    return cv2.sqrt(np.maximum(sq - mean * mean, 0))
 
 
 def _estimate_side(mask: np.ndarray) -> float:
@@ -187,10 +176,6 @@ def find_dice(image: np.ndarray, die_side: float | None = None, keep_mask: bool 
         if side <= 0:
             side = min(h, w) / 20.0
     dist = background_distance(work, window=3.0 * side)
-    if TEXTURE_GAIN > 0:
-        # White dice on a white table differ little in colour but carry edges and pips:
-        # local contrast over a third of a die finds them.
-        dist = np.maximum(dist, TEXTURE_GAIN * local_contrast(work, side / 3.0))
     mask = (dist > _threshold(dist)).astype(np.uint8) * 255
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, k3)
     mask = _fill_holes(mask, 0.8 * side * side)
