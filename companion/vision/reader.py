@@ -11,7 +11,7 @@ import numpy as np
 from .classify import NONE, NetClassifier, TemplateClassifier, nearest_colour
 from .dataset import CROP, MARGIN
 from .defaults import default_profile
-from .detect import find_dice, refine_blob
+from .detect import Blob, find_dice, refine_blob
 from .faces import FACE_SETS, face_set
 from .pips import die_crop
 from .profile import DiceProfile
@@ -97,7 +97,7 @@ class DiceReader:
             frame = frame[..., :3]
         view = self.tray.warp(frame) if self.tray is not None else frame
         det = find_dice(view, self.die_side)
-        refined = [refine_blob(view, b) for b in det.blobs]
+        refined = [self._fit(view, b, det.die_side) for b in det.blobs]
         crops = [die_crop(view, b.cx, b.cy, min(b.w, b.h) * MARGIN, b.angle, CROP)
                  for b, _ in refined]
         labels = self.classifier.classify(crops)
@@ -132,6 +132,15 @@ class DiceReader:
         dice.sort(key=lambda d: (round(d.y / max(det.die_side, 1.0)), d.x))
         ms = (time.perf_counter() - t0) * 1000.0
         return FrameResult(tuple(dice), det.obstruction, det.die_side, ms)
+
+    @staticmethod
+    def _fit(view: np.ndarray, blob: Blob, die_side: float) -> tuple[Blob, bool]:
+        fitted, ok = refine_blob(view, blob)
+        if not ok and blob.side < 0.85 * die_side:
+            # A pale or dark die on a like-coloured table is found only in part; read a
+            # window the size of the other dice rather than a piece of the face.
+            fitted = Blob(blob.cx, blob.cy, die_side, die_side, blob.angle, blob.fill)
+        return fitted, ok
 
     def read(self, frame: np.ndarray) -> list[Die]:
         """The dice in one frame (no settling: see ``Settler`` for rolls)."""
