@@ -128,19 +128,27 @@ class NetClassifier:
     Returns face ``"none"`` for a crop that is not a die at all.
     """
 
-    def __init__(self, model: str | Path) -> None:
+    def __init__(self, model: str | Path, mirror: bool = False) -> None:
         model = Path(model)
         self.net = cv2.dnn.readNetFromONNX(str(model))
         names = model.with_suffix(".classes.txt")
         self.classes = names.read_text(encoding="utf-8").split()
+        # Pip faces read the same in a mirror: average mirrored views too.
+        self.views = 8 if mirror else 4
 
     def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
         if not crops:
             return np.zeros((0, len(self.classes)), np.float32)
-        batch = np.stack([np.rot90(c, k) for c in crops for k in range(4)])
+        views = []
+        for c in crops:
+            for k in range(4):
+                views.append(np.rot90(c, k))
+                if self.views == 8:
+                    views.append(np.rot90(c[:, ::-1], k))
+        batch = np.stack(views)
         blob = batch.transpose(0, 3, 1, 2).astype(np.float32) / 255.0 - 0.5
         self.net.setInput(np.ascontiguousarray(blob))
-        logits = self.net.forward().reshape(len(crops), 4, -1)
+        logits = self.net.forward().reshape(len(crops), self.views, -1)
         e = np.exp(logits - logits.max(axis=2, keepdims=True))
         p = e / e.sum(axis=2, keepdims=True)
         return p.mean(axis=1)

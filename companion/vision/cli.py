@@ -48,17 +48,19 @@ def annotate(image, dice, path: Path) -> None:
 
     img = image.copy()
     thick = max(1, round(min(img.shape[:2]) / 400))
+    scale = max(0.4, min(img.shape[:2]) / 1200)
     for d in dice:
-        colour = (0, 0, 255) if d.face == "?" else (0, 200, 0)
+        colour = (0, 0, 255) if d.face == "?" else (0, 220, 0)
         p0 = (int(d.x - d.w / 2), int(d.y - d.h / 2))
         p1 = (int(d.x + d.w / 2), int(d.y + d.h / 2))
         cv2.rectangle(img, p0, p1, colour, thick)
         label = f"{d.face} {d.confidence:.2f}" + (f" {d.colour}" if d.colour else "")
-        scale = max(0.35, d.h / 70)
-        cv2.putText(img, label, (p0[0], max(10, p0[1] - 3)), cv2.FONT_HERSHEY_SIMPLEX, scale,
-                    (0, 0, 0), thick + 2, cv2.LINE_AA)
-        cv2.putText(img, label, (p0[0], max(10, p0[1] - 3)), cv2.FONT_HERSHEY_SIMPLEX, scale,
-                    colour, thick, cv2.LINE_AA)
+        (tw, th), base = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, scale, 1)
+        y = max(th + base, p0[1] - 2)
+        # Dark plate behind the label: readable on any table.
+        cv2.rectangle(img, (p0[0], y - th - base), (p0[0] + tw, y), (0, 0, 0), -1)
+        cv2.putText(img, label, (p0[0], y - base), cv2.FONT_HERSHEY_SIMPLEX, scale, colour, 1,
+                    cv2.LINE_AA)
     path.parent.mkdir(parents=True, exist_ok=True)
     cv2.imwrite(str(path), img)
 

@@ -72,7 +72,7 @@ class DiceReader:
             self.colours = dict(profile.colours) or dict(self.set.colours)
             default_unknown = profile.unknown_below
         elif model.exists():
-            self.classifier = NetClassifier(model)
+            self.classifier = NetClassifier(model, mirror=self.dice == "d6")
             self.colours = dict(self.set.colours)
             default_unknown = 0.6
         else:
