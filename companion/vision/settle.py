@@ -150,15 +150,15 @@ class Settler:
         side = max(result.die_side, 1.0)
         tol = self.position_tolerance * side
         moving = motion > self.still * side * side
+        # The last emitted roll is kept through motion and hands: a hand passing over dice
+        # that stay where they were must not announce the same roll twice.
         if result.obstruction > self.max_obstruction:
             self.state = "hand"
             self._run.clear()
-            self._emitted = None
             return None
         if moving:
             self.state = "moving"
             self._run.clear()
-            self._emitted = None
             return None
         if self._run and not _same(self._run[-1].dice, result.dice, tol):
             self._run.clear()
@@ -175,7 +175,6 @@ class Settler:
             return None
         self._emitted = result.dice
         self.state = "settled"
-        # The most confident read of each die over the run.
         return Reading(result.dice, index, time.time() if timestamp is None else timestamp)
 
 

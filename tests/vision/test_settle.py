@@ -73,3 +73,14 @@ def test_watcher_on_rendered_rolls_with_a_still_hand() -> None:
     assert rolls == [1, 3]
     for _, read, truth in readings:
         assert read == truth
+
+
+def test_hand_passing_over_settled_dice_does_not_repeat_the_roll() -> None:
+    s = Settler(frames=2)
+    assert [s.update(result("2", "4"), motion=0) is not None for _ in range(3)] == \
+        [False, True, False]
+    s.update(result("2", obstruction=0.3), motion=1e6)
+    assert [s.update(result("2", "4"), motion=0) for _ in range(3)] == [None] * 3
+    # A new roll (other places) is announced.
+    assert [s.update(result("2", "4", shift=60), motion=0) is not None
+            for _ in range(2)] == [False, True]
