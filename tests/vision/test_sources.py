@@ -89,3 +89,35 @@ def test_open_source_specs() -> None:
     assert isinstance(open_source("opencv:3"), OpenCVSource)
     with pytest.raises(ValueError, match="unknown camera"):
         open_source("webcam")
+
+
+def test_live_camera_unplugged_mid_game_reopens_itself() -> None:
+    from companion.vision.sources import _Reconnecting
+
+    class FlakyCam(_Reconnecting):
+        """Gives two frames, is unplugged for a while, then comes back."""
+
+        def __init__(self) -> None:
+            super().__init__(retry_s=0)
+            self.plugged = True
+            self.opens = 0
+
+        def _open_device(self):
+            if not self.plugged:
+                raise OSError("no such device")
+            self.opens += 1
+            return object()
+
+        def _grab(self, dev):
+            return np.zeros((4, 4, 3), np.uint8) if self.plugged else None
+
+    cam = FlakyCam()
+    assert cam.read().index == 0
+    cam.plugged = False
+    with pytest.raises(CameraUnavailable, match="unplugged"):
+        cam.read()
+    with pytest.raises(CameraUnavailable, match="cannot open camera"):
+        cam.read()
+    cam.plugged = True
+    assert cam.read().index == 1
+    assert cam.opens == 2
