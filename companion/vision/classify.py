@@ -128,23 +128,23 @@ class NetClassifier:
     Returns face ``"none"`` for a crop that is not a die at all.
     """
 
-    def __init__(self, model: str | Path, mirror: bool = False) -> None:
+    def __init__(self, model: str | Path, views: int = 1, mirror: bool = False) -> None:
         model = Path(model)
         self.net = cv2.dnn.readNetFromONNX(str(model))
         names = model.with_suffix(".classes.txt")
         self.classes = names.read_text(encoding="utf-8").split()
-        # Pip faces read the same in a mirror: average mirrored views too.
-        self.views = 8 if mirror else 4
+        # Averaging quarter turns (and, for pip faces, mirror images) of each crop costs one
+        # network pass per view; 1 view is the fast default.
+        self.views = max(1, min(views, 8 if mirror else 4))
+        self.mirror = mirror
 
     def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
         if not crops:
             return np.zeros((0, len(self.classes)), np.float32)
-        views = []
-        for c in crops:
-            for k in range(4):
-                views.append(np.rot90(c, k))
-                if self.views == 8:
-                    views.append(np.rot90(c[:, ::-1], k))
+        turns = [(k, False) for k in range(4)] + [(k, True) for k in range(4)]
+        turns = [turns[i] for i in (0, 5, 2, 7, 1, 4, 3, 6)] if self.mirror else turns[:4]
+        views = [np.rot90(c[:, ::-1] if flip else c, k)
+                 for c in crops for k, flip in turns[:self.views]]
         batch = np.stack(views)
         blob = batch.transpose(0, 3, 1, 2).astype(np.float32) / 255.0 - 0.5
         self.net.setInput(np.ascontiguousarray(blob))

@@ -24,7 +24,7 @@ def _reader(args: argparse.Namespace):
     from .reader import DiceReader
 
     try:
-        return DiceReader(args.dice, args.profile)
+        return DiceReader(args.dice, args.profile, views=getattr(args, "views", 1))
     except (ProfileError, ValueError) as exc:
         raise _user_error(str(exc)) from None
 
@@ -223,6 +223,8 @@ def register(commands, bench_commands) -> None:
     b.add_argument("--half", choices=["first", "second"],
                    help="only the first or second photo session (held-out checks)")
     b.add_argument("--limit", type=int, default=0)
+    b.add_argument("--views", type=int, default=1,
+                   help="average the face network over N turned copies of each die")
     b.set_defaults(handler=cmd_bench)
 
     bs = bench_commands.add_parser("vision-synthetic",
@@ -235,4 +237,5 @@ def register(commands, bench_commands) -> None:
     bs.add_argument("--width", type=int, default=640)
     bs.add_argument("--height", type=int, default=480)
     bs.add_argument("--json", action="store_true")
+    bs.add_argument("--views", type=int, default=1)
     bs.set_defaults(handler=cmd_bench_synthetic)

@@ -42,6 +42,7 @@ class DiceReader:
     ``dice`` names the face set (``d6``, ``outatime``, ``back_in_time``); ``profile`` (a
     DiceProfile or a path to one) teaches the faces of a particular kind of die; ``tray``
     maps the frame to the top-down rolling area; ``zones`` sorts dice by where they lie.
+    ``views`` > 1 averages the face network over turned copies of each die (slower).
 
     >>> from companion.vision.synth import SyntheticTray
     >>> image, truth = SyntheticTray("back_in_time", seed=3).render(n_dice=4)
@@ -53,7 +54,8 @@ class DiceReader:
 
     def __init__(self, dice: str | None = None, profile: DiceProfile | str | Path | None = None,
                  tray: TrayView | None = None, zones: Zones | None = None,
-                 unknown_below: float | None = None, die_side: float | None = None) -> None:
+                 unknown_below: float | None = None, die_side: float | None = None,
+                 views: int = 1) -> None:
         if isinstance(profile, (str, Path)):
             profile = DiceProfile.load(profile)
         if profile is not None and dice is not None and profile.dice != dice:
@@ -72,7 +74,7 @@ class DiceReader:
             self.colours = dict(profile.colours) or dict(self.set.colours)
             default_unknown = profile.unknown_below
         elif model.exists():
-            self.classifier = NetClassifier(model, mirror=self.dice == "d6")
+            self.classifier = NetClassifier(model, views, mirror=self.dice == "d6")
             self.colours = dict(self.set.colours)
             default_unknown = 0.6
         else:
