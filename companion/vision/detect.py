@@ -97,8 +97,9 @@ def _estimate_side(mask: np.ndarray) -> float:
 
 def _threshold(dist: np.ndarray, k: float = 6.0, floor: float = 10.0) -> float:
     """``k`` robust standard deviations above the typical tray pixel, at least ``floor``."""
-    med = float(np.median(dist))
-    mad = float(np.median(np.abs(dist - med))) * 1.4826 + 1e-3
+    sample = dist[::3, ::3]  # a ninth of the pixels gives the same statistics, faster
+    med = float(np.median(sample))
+    mad = float(np.median(np.abs(sample - med))) * 1.4826 + 1e-3
     return max(med + k * mad, floor)
 
 
