@@ -16,7 +16,7 @@ from .conftest import write_labeled
 
 
 def test_read_prints_one_json_line_per_image(tmp_path: Path, capsys) -> None:
-    tray = SyntheticTray("outatime", seed=12)
+    tray = SyntheticTray("outatime", seed=14)
     image, truth = tray.render(n_dice=4, touching=0.0)
     cv2.imwrite(str(tmp_path / "roll.png"), image)
     (tmp_path / "broken.jpg").write_bytes(b"garbage")
