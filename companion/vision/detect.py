@@ -207,9 +207,13 @@ def find_dice(image: np.ndarray, die_side: float | None = None, keep_mask: bool 
                 continue
             (_, _), (rw, rh), _ = part.rect
             fill = a / max(rw * rh, 1e-6)
+            aspect = max(rw, rh) / max(min(rw, rh), 1e-6)
             n = int(round(ratio)) if ratio > 1.6 else 1
             if n == 1 and fill < 0.8 and ratio > 1.25:
                 n = 2
+            if n > 1 and aspect < 1.35 and fill > 0.8:
+                # Square and solid: one die larger than this frame's typical die, not two.
+                n = 1
             if n == 1:
                 groups = [(part.rect, a)]
             else:
