@@ -52,6 +52,7 @@ def register(commands, bench_commands) -> None:
     p.add_argument("--live", choices=("auto", "on", "off"), default="auto",
                    help="draw the OLED in this terminal as it changes (auto: when a terminal)")
     p.set_defaults(handler=cmd_demo)
+    register_bench(bench_commands)
 
 
 class RenderedTray:
@@ -83,8 +84,8 @@ class RenderedTray:
         self.frames += 1
         if self._moving:
             self._moving -= 1
-            blurred, _ = self.tray.render(faces=self.faces)
-            image = cv2.blur(blurred, (13, 1))
+            # Tumbling dice: the still picture shifted and smeared (cheaper than a new render).
+            image = cv2.blur(np.roll(self._still, 9 * (self._moving + 1), axis=1), (13, 1))
         else:
             image = self._still
         return Frame(image=image, index=self.frames, timestamp=time.time(), name="sim")
@@ -375,3 +376,127 @@ class _Fanout:
     def close(self) -> None:
         for d in self.displays:
             d.close()
+
+
+# --------------------------------------------------------------------------- bench table
+
+
+def register_bench(bench_commands) -> None:
+    b = bench_commands.add_parser(
+        "table",
+        help="the table daemon: cold start, roll-to-screen time, idle CPU, RSS, soak",
+        description="Measures the table loop on this machine. The last line printed is one "
+        "JSON object (with --json, the only line).",
+    )
+    b.add_argument("--soak-hours", type=float, default=8.0,
+                   help="hours of table time to simulate for the memory soak (default 8)")
+    b.add_argument("--idle-seconds", type=float, default=10.0,
+                   help="real seconds to measure the idle CPU (default 10)")
+    b.add_argument("--json", action="store_true", help="print only the JSON line")
+    b.set_defaults(handler=cmd_bench_table)
+
+
+def _rss_mb() -> float:
+    with open("/proc/self/status") as status:
+        for line in status:
+            if line.startswith("VmRSS:"):
+                return int(line.split()[1]) / 1024
+    return float("nan")
+
+
+def cmd_bench_table(args) -> int:
+    import json
+    import os
+    import subprocess
+
+    say = (lambda *a: None) if args.json else print
+    result: dict[str, Any] = {}
+
+    # Cold start: a fresh `companion run` until its first OLED frame is on disk.
+    with tempfile.TemporaryDirectory() as tmp:
+        out = Path(tmp) / "frames"
+        config = Path(tmp) / "config.toml"
+        config.write_text(
+            '[table]\ntitle = "outatime"\npack = "demo"\n[camera]\nsource = "synthetic"\n'
+            f'[display]\ndriver = "recorder"\nout = "{out}"\n[buttons]\nbackend = "none"\n'
+            '[lights]\nport = ""\n')
+        env = {**os.environ, "COMPANION_HOME": tmp}
+        t0 = time.perf_counter()
+        proc = subprocess.Popen([sys.executable, "-m", "companion", "run", "--config",
+                                 str(config), "--seconds", "4"], env=env,
+                                stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        first = None
+        while proc.poll() is None and first is None:
+            if (out / "frame_0001.png").exists():
+                first = time.perf_counter() - t0
+            time.sleep(0.005)
+        proc.wait(timeout=60)
+    result["cold_start_s"] = round(first, 3) if first else None
+    say(f"cold start to the first OLED frame: {result['cold_start_s']} s")
+
+    # One bot game night in this process: roll-to-screen time and frames read.
+    journal = Journal(":memory:")
+    summary = run_demo(journal, 4, 1985, None, stream=open(os.devnull, "w"))
+    journal.close()
+    result["settled_roll_to_screen_ms_median"] = summary["reading_to_screen_ms_median"]
+    result["demo_game_s"] = summary["seconds"]
+    say(f"settled reading to screen updated: median {summary['reading_to_screen_ms_median']} ms"
+        f" (a whole 4-player game in {summary['seconds']} s)")
+
+    # Idle: a still tray at the configured frame rate, in real time.
+    result["idle_cpu_percent"] = round(_idle_cpu(args.idle_seconds), 1)
+    say(f"idle CPU with a still tray at 8 fps: {result['idle_cpu_percent']} % of one core")
+
+    # Soak: hours of table time, rolls every half minute, idle frames in between.
+    rss = _soak(args.soak_hours, say)
+    result.update(rss)
+    result["rss_mb"] = round(_rss_mb(), 1)
+    print(json.dumps(result))
+    return 0
+
+
+def _idle_cpu(seconds: float) -> float:
+    from companion.display.backends import DummyDisplay
+    from companion.vision.reader import DiceReader
+    from companion.vision.settle import Settler, SettleWatcher
+
+    tray = RenderedTray(5, 1280, 720)
+    tray.show(["flux", "2", "3", "4", "5", "88"])
+    session = Session(Journal(":memory:"), ["Ana", "Ben"], demo_pack, title="outatime")
+    table = Table(session, camera=tray, display=DummyDisplay(), fps=8,
+                  watcher=SettleWatcher(DiceReader("outatime"), Settler(emit_empty=True)))
+    table.boot()
+    end = time.monotonic() + 2
+    while time.monotonic() < end:  # let the dice settle and be read once
+        table.step()
+        time.sleep(0.02)
+    cpu0, wall0 = time.process_time(), time.monotonic()
+    while time.monotonic() - wall0 < seconds:
+        table.step()
+        time.sleep(0.02)
+    return 100 * (time.process_time() - cpu0) / (time.monotonic() - wall0)
+
+
+def _soak(hours: float, say) -> dict[str, Any]:
+    """Simulated table time: a bot game after another, 8 frames a second while dice move and
+    a still tray in between, with RSS sampled along the way."""
+    table_seconds = hours * 3600
+    simulated = 0.0
+    samples = []
+    games = 0
+    seed = 0
+    started = time.perf_counter()
+    while simulated < table_seconds:
+        journal = Journal(":memory:")
+        summary = run_demo(journal, 4, 7000 + seed, None, stream=open("/dev/null", "w"))
+        journal.close()
+        games += 1
+        seed += 1
+        # Each physical move of a game stands for about half a minute at a real table.
+        simulated += max(summary["rolls"], 1) * 30.0
+        samples.append(_rss_mb())
+    first = samples[min(1, len(samples) - 1)]
+    say(f"soak: {games} games = {simulated / 3600:.1f} h of table time in "
+        f"{time.perf_counter() - started:.0f} s; RSS {first:.1f} -> {samples[-1]:.1f} MB")
+    return {"soak_hours": round(simulated / 3600, 2), "soak_games": games,
+            "soak_rss_start_mb": round(first, 1), "soak_rss_end_mb": round(samples[-1], 1)}
