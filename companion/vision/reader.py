@@ -113,10 +113,11 @@ class DiceReader:
                 # No die-shaped body and no face matched well: a tray corner or a mark.
                 continue
             colour, cconf = nearest_colour(crop, self.colours)
-            if colour is not None and face in self.set.colours:
+            if colour is not None and face in self.set.colours and conf >= self.unknown_below:
                 # On Back in Time dice the symbol face tells the colour; trust the symbol.
-                colour, cconf = face, max(cconf, conf)
-            conf = min(conf, cconf) if colour is not None else conf
+                colour, cconf = face, conf
+            if colour is not None and cconf < self.unknown_below:
+                colour = UNKNOWN  # the face may be sure while the colour is not
             if conf < self.unknown_below:
                 face = UNKNOWN
             cx, cy, bw, bh = blob.bbox()
