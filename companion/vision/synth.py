@@ -140,6 +140,8 @@ class SyntheticTray:
             colour = None
             if self.set.colours:
                 colour = list(self.set.colours)[int(rng.integers(len(self.set.colours)))]
+                if faces and faces[i] in self.set.colours:
+                    colour = faces[i]  # a colour's symbol is printed only on that colour's dice
                 body = np.clip(np.array(self.set.colours[colour]) + rng.normal(0, 12, 3),
                                0, 255)
                 ink = (245, 245, 245) if body.mean() < 150 else (25, 25, 25)
