@@ -18,6 +18,7 @@ COMMAND_MODULES = (
     "companion.daemon",
     "companion.vision.cli",
     "companion.display.cli",
+    "companion.link.cli",
 )
 
 
