@@ -24,7 +24,8 @@ def _reader(args: argparse.Namespace):
     from .reader import DiceReader
 
     try:
-        return DiceReader(args.dice, args.profile, views=getattr(args, "views", 1))
+        return DiceReader(args.dice, args.profile, views=getattr(args, "views", 1),
+                          unknown_below=getattr(args, "unknown_below", None))
     except (ProfileError, ValueError) as exc:
         raise _user_error(str(exc)) from None
 
@@ -225,6 +226,8 @@ def register(commands, bench_commands) -> None:
     b.add_argument("--limit", type=int, default=0)
     b.add_argument("--views", type=int, default=1,
                    help="average the face network over N turned copies of each die")
+    b.add_argument("--unknown-below", type=float, default=None,
+                   help="confidence under which a die is reported as '?'")
     b.set_defaults(handler=cmd_bench)
 
     bs = bench_commands.add_parser("vision-synthetic",
