@@ -73,6 +73,7 @@ class Session:
         self._unknown_choice = 0  # the face offered for the first unknown die
         self._unknown_before: list[Action] = []  # actions that go before that roll
         self._dealing: tuple[str, list[str]] | None = None  # cards picked so far in a deal
+        self._choosing: tuple[str, str | None] | None = None  # (player, Active card picked)
         self.last_error: str | None = None
 
     # ------------------------------------------------------------------ inputs
@@ -278,6 +279,8 @@ class Session:
             if self.match.engine.facts.key == "outatime" and self.match.state.phase == "deal":
                 return self._deal_menu()
             return None
+        if getattr(self.match.state, "phase", None) == "choose":
+            return self._choose_menu(actor)
         # Biggest locks first: the move a player usually wants is one press away.
         actions = sorted(self.match.legal_actions(),
                          key=lambda a: -len(a.get("dice", ())) if a["type"] == "lock" else 0)
@@ -311,6 +314,38 @@ class Session:
         title = f"{player.name.upper()}: {kind} CARD"
         if self.menu is None or self.menu.title != title or self.menu.labels != labels:
             self.menu = _Menu(title, labels, [lambda c=c: pick(c) for c in cards])
+        return self.menu
+
+    def _choose_menu(self, actor: str) -> _Menu:
+        """Setup: a player picks the Active card, then the Next card (two short menus)."""
+        state = self.match.state
+        cards = state.cards
+        usable = [c for c in state.player(actor).hand if cards[c]["kind"] != "td"]
+        if self._choosing is None or self._choosing[0] != actor:
+            self._choosing = (actor, None)
+        active = self._choosing[1]
+
+        def label(card: str) -> str:
+            return f"{card} {'-'.join(map(str, cards[card]['steps']))}"
+
+        if active is None:
+            def pick_active(card: str) -> Update:
+                self._choosing = (actor, card)
+                return self._update([])
+
+            title, options = f"{actor.upper()}: ACTIVE CARD", usable
+            actions = [lambda c=c: pick_active(c) for c in options]
+        else:
+            def pick_next(card: str) -> Update:
+                self._choosing = None
+                return self._push([{"type": "choose", "player": actor, "active": active,
+                                    "next": card}])
+
+            title, options = f"{actor.upper()}: NEXT CARD", [c for c in usable if c != active]
+            actions = [lambda c=c: pick_next(c) for c in options]
+        labels = [label(c) for c in options]
+        if self.menu is None or self.menu.title != title or self.menu.labels != labels:
+            self.menu = _Menu(title, labels, actions)
         return self.menu
 
     def _menu_title(self, actor: str) -> str:
@@ -353,6 +388,7 @@ class Session:
     def _undo(self) -> Update:
         self.proposal = self.unknown = None
         self.menu = None
+        self._dealing = self._choosing = None
         if self.match is None:
             return self._update([])
         action = self.match.undo()

@@ -11,7 +11,6 @@ the terminal (when there is one) and saved as PNG and GIF.
 from __future__ import annotations
 
 import random
-import shutil
 import sys
 import tempfile
 import time
@@ -136,18 +135,22 @@ class TableBots:
         actor = match.actor()
         if actor == TERMINAL:
             return
-        if self.intent is not None and prompt.kind != "propose" and self._still_waiting(match):
-            return
-        if prompt.kind == "roll" and actor == CHANCE:
-            self._roll(match.state.free_dice)
-            return
         if self.humans:
+            if prompt.kind == "roll" and actor == CHANCE and self.intent is None:
+                self._roll(match.state.free_dice)
+            elif self.intent is not None and self._mark() != self.intent["state"]:
+                self.intent = None
             return
         if prompt.kind == "propose":
             self._answer_proposal()
             return
         if prompt.title.startswith("DIE ") and prompt.title.endswith("WHICH FACE?"):
             self._pick_unknown(prompt)
+            return
+        if self.intent is not None and self._still_waiting(match):
+            return
+        if prompt.kind == "roll" and actor == CHANCE:
+            self._roll(match.state.free_dice)
             return
         if actor == CHANCE:  # the deal: pick each card of a random hand from the menu
             self._deal_pick(prompt)
@@ -156,10 +159,13 @@ class TableBots:
 
     # --- what players do with their hands
 
-    def _roll(self, count: int) -> None:
+    def _roll(self, count: int, decision: str | None = None) -> None:
+        """Roll ``count`` dice into the tray; ``decision`` is the menu item that does the same
+        with the buttons (ROLL AGAIN, DOUBLEBACK), used if the camera cannot read the roll."""
         rolled = [self.rng.choice(outatime.FACES) for _ in range(count)]
         self.rolls += 1
-        self.intent = {"kind": "roll", "dice": rolled, "state": self._mark()}
+        self.intent = {"kind": "roll", "dice": rolled, "state": self._mark(),
+                       "decision": decision}
         self.tries = 0
         self.tray.show(rolled)
 
@@ -177,9 +183,11 @@ class TableBots:
             self.tray.show(self.tray.faces)
             return True
         self.by_hand += 1
-        if self.intent["kind"] == "roll":  # enter the roll with the buttons, die by die
+        if self.intent["kind"] == "roll" and self.intent["decision"]:
+            # Say with the buttons that the dice are rolled again; that roll is read next.
+            self._pick_option(self.session.prompt(), self.intent["decision"])
+        elif self.intent["kind"] == "roll":  # enter the roll with the buttons, die by die
             self.presses.press("menu")
-            self.intent["by_hand"] = True
         else:
             self._pick_option(self.session.prompt(), self.intent["label"])
         self.tries = -10  # give the buttons time
@@ -226,17 +234,21 @@ class TableBots:
             self.tray.show(left)
             return
         if kind == "reroll":
-            self._roll(state.free_dice)
+            self._roll(state.free_dice, "ROLL AGAIN")
             return
         if kind == "doubleback":
             back = sum(1 for f in state.delorean if f in outatime.NUMBERS)
-            self._roll(back)
+            self._roll(back, "DOUBLEBACK")
             return
         if kind == "end":
             self.presses.press("end")
             return
-        label = self.session._label(action)  # a menu decision (choose, next, target)
-        self._pick_option(self.session.prompt(), label)
+        prompt = self.session.prompt()
+        if kind == "choose":  # two menus: the Active card, then the Next card
+            card = action["active"] if prompt.title.endswith("ACTIVE CARD") else action["next"]
+            self._pick(f"{card} ")
+            return
+        self._pick_option(prompt, self.session._label(action))  # next card, paradox target
 
     def _pick(self, start: str) -> None:
         prompt = self.session.prompt()
@@ -283,8 +295,9 @@ def run_demo(journal: Journal, players: int, seed: int, out: Path | None, live: 
     bots = TableBots(session, tray, presses, players, rng, humans=keyboard)
     displays: list[Display] = []
     if out is not None:
-        if out.exists():
-            shutil.rmtree(out)
+        out.mkdir(parents=True, exist_ok=True)
+        for old in [*out.glob("frame_*.png"), out / "screens.gif"]:  # only our own files
+            old.unlink(missing_ok=True)
         displays.append(RecorderDisplay(out))
     if live:
         displays.append(TerminalDisplay(stream))
@@ -332,6 +345,7 @@ def run_demo(journal: Journal, players: int, seed: int, out: Path | None, live: 
         "actions": actions,
         "rolls": bots.rolls,
         "nudges": bots.nudges,
+        "by_hand": bots.by_hand,
         "frames_read": tray.frames,
         "screens": table.frames_shown,
         "first_screen_s": round(first_frame_s, 3),
@@ -339,9 +353,9 @@ def run_demo(journal: Journal, players: int, seed: int, out: Path | None, live: 
         "seconds": round(time.perf_counter() - started, 1),
     }
     who = summary["winner"] or "nobody"
-    print(f"Game over: {who} wins after {actions} recorded actions, {bots.rolls} rolls read "
-          f"by the camera ({bots.nudges} nudged after a misread), {summary['seconds']} s.",
-          file=stream)
+    print(f"Game over: {who} wins after {actions} recorded actions; the camera read "
+          f"{bots.rolls} rolls and moves ({bots.nudges} nudged after a misread, "
+          f"{bots.by_hand} entered with the buttons).", file=stream)
     if out is not None:
         print(f"OLED frames: {out}/frame_*.png and {out}/screens.gif", file=stream)
     return summary

@@ -331,13 +331,15 @@ def test_owner_cards_play_through_replay(tmp_path, capsys, companion_home):
 
 def test_demo_prints_a_winner_and_journal_list_export(tmp_path, capsys, companion_home):
     path = tmp_path / "night.sqlite3"
-    assert main(["demo", "--players", "3", "--seed", "7", "--journal", str(path)]) == 0
+    frames = tmp_path / "frames"
+    assert main(["demo", "--players", "3", "--seed", "7", "--journal", str(path),
+                 "--out", str(frames)]) == 0
     out = capsys.readouterr().out
     assert "demo deck (invented cards" in out
-    last = out.strip().splitlines()[-1]
-    assert last.startswith("Game over after ") and last.endswith(" wins.")
-    winner = last.split(": ")[-1].removesuffix(" wins.")
+    last = next(line for line in out.splitlines() if line.startswith("Game over: "))
+    winner = last.removeprefix("Game over: ").split(" wins after ")[0]
     assert winner in ("Marty", "Doc", "Jennifer")
+    assert (frames / "screens.gif").exists() and len(list(frames.glob("frame_*.png"))) > 50
 
     assert main(["journal", "list", "--journal", str(path)]) == 0
     listing = capsys.readouterr().out.strip().splitlines()
@@ -347,7 +349,7 @@ def test_demo_prints_a_winner_and_journal_list_export(tmp_path, capsys, companio
     journal.close()
     assert f" {count} actions" in listing[0] and "finished" in listing[0]
     assert "unfinished" not in listing[0]
-    assert f"{count} recorded actions" in last
+    assert f"after {count} recorded actions" in last
 
     assert main(["journal", "export", "--journal", str(path)]) == 0
     data = json.loads(capsys.readouterr().out)
@@ -362,10 +364,11 @@ def test_demo_prints_a_winner_and_journal_list_export(tmp_path, capsys, companio
     assert "no game 9" in capsys.readouterr().err
 
 
-def test_demo_is_reproducible_and_checks_players(capsys, companion_home, memory_tmp):
-    assert main(["demo", "--players", "2", "--seed", "3"]) == 0
+def test_demo_is_reproducible_and_checks_players(tmp_path, capsys, companion_home, memory_tmp):
+    out = str(tmp_path / "frames")
+    assert main(["demo", "--players", "2", "--seed", "3", "--out", out]) == 0
     first = capsys.readouterr().out
-    assert main(["demo", "--players", "2", "--seed", "3"]) == 0
+    assert main(["demo", "--players", "2", "--seed", "3", "--out", out]) == 0
     assert capsys.readouterr().out == first
     assert main(["demo", "--players", "7"]) == 2
     assert "2-6 players" in capsys.readouterr().err

@@ -45,8 +45,12 @@ def set_up(journal, players=("Ana", "Ben")):
         for slot in KIND:
             pick(session, f"{name}-{slot}")
     for name in players:
-        assert session.prompt().title == f"{name.upper()}: ACTIVE+NEXT"
-        pick(session, f"A {name}-02 / N {name}-03a")
+        assert session.prompt().title == f"{name.upper()}: ACTIVE CARD"
+        assert not any("-td" in option for option in session.prompt().options)
+        pick(session, f"{name}-02 ")
+        assert session.prompt().title == f"{name.upper()}: NEXT CARD"
+        assert not any(o.startswith(f"{name}-02 ") for o in session.prompt().options)
+        pick(session, f"{name}-03a ")
     assert session.prompt().kind == "roll"
     return session
 
@@ -206,6 +210,16 @@ def test_buttons_at_the_wrong_moment_change_nothing(journal):
     session = set_up(journal)
     game = session.match.game
     before = journal.actions(game)
-    for name in ("confirm", "end", "back", "next", "prev", "menu"):
-        session.press(name)
+    for name in ("confirm", "end", "back", "next", "prev", "menu", "next", "back"):
+        session.press(name)  # MENU opens the roll entry by hand; BACK leaves it
     assert journal.actions(game) == before and session.prompt().kind == "roll"
+
+
+def test_a_roll_the_camera_cannot_read_is_entered_with_the_buttons(journal):
+    session = set_up(journal)
+    assert session.press("menu").prompt.title == "DIE 1: WHICH FACE?"
+    for steps in (0, 1, 5, 4, 4, 3):  # flux 2 88 5 5 4, each from the top of the list
+        press(session, *["next"] * steps, "confirm")
+    assert session.prompt().title == "ROLL: flux 2 88 5 5 4"
+    session.press("confirm")
+    assert session.match.state.roll == ("flux", "2", "88", "5", "5", "4")
