@@ -76,7 +76,8 @@ class DiceReader:
         elif model.exists():
             self.classifier = NetClassifier(model, views, mirror=self.dice == "d6")
             self.colours = dict(self.set.colours)
-            default_unknown = 0.4  # chosen on the training photos (first session)
+            # d6: chosen on the training photos (first session); renders: the original 0.6.
+            default_unknown = 0.4 if self.dice == "d6" else 0.6
         else:
             prof = default_profile(self.dice)
             self.classifier = TemplateClassifier(prof)
