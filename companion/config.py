@@ -33,8 +33,7 @@ profile = ""              # dice profile JSON from `companion calibrate dice`; "
 
 [display]
 driver = "sh1106"         # sh1106 | ssd1306 | terminal | recorder | dummy | none
-i2c_port = 1
-i2c_address = 0x3C
+                          # (its I2C bus and address come from the pin map, hardware/pins.toml)
 rotate = 0                # 0, or 2 for a panel mounted upside down
 contrast = 255            # 0-255
 out = ""                  # folder for driver = "recorder" (every frame as PNG, and a GIF)
@@ -61,8 +60,6 @@ RANGES = {
     ("camera", "height"): (48, 2592),
     ("camera", "fps"): (1, 60),
     ("camera", "device"): (0, 63),
-    ("display", "i2c_port"): (0, 20),
-    ("display", "i2c_address"): (0x03, 0x77),
     ("display", "rotate"): (0, 2),
     ("display", "contrast"): (0, 255),
     ("buttons", "bounce_ms"): (0, 500),
@@ -166,8 +163,6 @@ def to_toml(config: dict[str, Any]) -> str:
 def _value(section: str, key: str, value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
-    if key == "i2c_address":
-        return f"0x{value:02X}"
     if isinstance(value, (int, float)):
         return repr(value)
     if isinstance(value, list):

@@ -102,8 +102,13 @@ def open_display(cfg: dict[str, Any], fallback: str | None = "dummy"):
     d = cfg["display"]
     if d["driver"] == "none":
         return None
-    spec = {"backend": d["driver"], "port": d["i2c_port"], "address": d["i2c_address"],
-            "rotation": d["rotate"], "contrast": d["contrast"], "out": d["out"]}
+    spec = {"backend": d["driver"], "rotation": d["rotate"], "contrast": d["contrast"],
+            "out": d["out"]}
+    if d["driver"] in ("sh1106", "ssd1306"):  # the panel's bus and address: the pin map's
+        from companion.pins import load
+
+        oled = load().oled
+        spec.update(port=oled.bus, address=oled.address)
     if fallback:
         spec["fallback"] = fallback
     return open_backend(spec)

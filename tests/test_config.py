@@ -16,14 +16,14 @@ def write(tmp_path, text):
 
 def test_defaults_are_complete_and_valid():
     cfg = config.defaults()
-    assert cfg["display"]["i2c_address"] == 0x3C
+    assert cfg["display"]["driver"] == "sh1106" and cfg["buttons"]["backend"] == "gpiozero"
     assert config.merge(config.defaults(), cfg, "defaults") == cfg
 
 
 def test_a_file_overlays_only_the_keys_it_names(tmp_path):
     cfg = config.load(write(tmp_path, '[display]\ndriver = "ssd1306"\ncontrast = 80\n'))
     assert cfg["display"]["driver"] == "ssd1306" and cfg["display"]["contrast"] == 80
-    assert cfg["display"]["i2c_address"] == 0x3C
+    assert cfg["display"]["rotate"] == 0 and cfg["buttons"]["backend"] == "gpiozero"
     assert cfg["camera"] == config.defaults()["camera"]
 
 
@@ -32,6 +32,7 @@ def test_a_file_overlays_only_the_keys_it_names(tmp_path):
     ("[display]\ncontrast = 300\n", ["[display] contrast", "from 0 to 255"]),
     ('[display]\ncontrast = "high"\n', ["[display] contrast", "write a number"]),
     ("[display]\nrotate = 1.5\n", ["[display] rotate", "whole number"]),
+    ("[display]\nrotate = 1\n", ["[display] rotate", "landscape"]),
     ("[camera]\nfps = 0\n", ["[camera] fps", "from 1 to 60"]),
     ("[camera]\nsorce = 'opencv'\n", ["[camera] unknown key 'sorce'", "source"]),
     ("[lamps]\nport = ''\n", ["unknown section [lamps]", "lights"]),
@@ -62,7 +63,7 @@ def test_config_show_prints_the_effective_config_as_toml(tmp_path, capsys):
     path = write(tmp_path, '[camera]\nsource = "synthetic"\n')
     assert main(["config", "show", "--config", str(path)]) == 0
     out = capsys.readouterr().out
-    assert 'source = "synthetic"' in out and "i2c_address = 0x3C" in out
+    assert 'source = "synthetic"' in out and 'driver = "sh1106"' in out
     import tomllib
 
     assert tomllib.loads(out)["camera"]["source"] == "synthetic"
