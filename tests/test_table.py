@@ -202,3 +202,27 @@ def test_mashing_buttons_and_wild_readings_never_break_the_record(events, seed):
         actions = journal.actions(session.match.game)
         state = replay(session.match.setup, actions)  # every recorded action is legal
         assert session.match.engine.to_json(state) == session.match.to_json()
+
+
+def test_doctor_says_pass_or_fail_for_each_part_and_what_to_do(tmp_path, capsys, monkeypatch):
+    from companion.cli import main
+
+    monkeypatch.setenv("COMPANION_HOME", str(tmp_path))
+    good = tmp_path / "good.toml"
+    good.write_text('[camera]\nsource = "synthetic"\n[display]\ndriver = "dummy"\n'
+                    '[buttons]\nbackend = "none"\n[lights]\nport = ""\n')
+    assert main(["doctor", "--config", str(good)]) == 0
+    out = capsys.readouterr().out
+    for part in ("state directory", "disk space", "camera", "display", "buttons", "light board"):
+        assert f"PASS  {part}" in out
+    bad = tmp_path / "bad.toml"
+    bad.write_text(f'[camera]\nsource = "files"\npath = "{tmp_path}/nothing.png"\n'
+                   '[display]\ndriver = "sh1106"\n[buttons]\nbackend = "none"\n'
+                   '[lights]\nport = "/dev/no-such-board"\n')
+    assert main(["doctor", "--config", str(bad)]) == 1
+    out = capsys.readouterr().out
+    lines = {line.split()[1]: line for line in out.splitlines() if line[:4] in ("PASS", "FAIL")}
+    assert lines["camera"].startswith("FAIL") and "nothing.png" in lines["camera"]
+    assert lines["display"].startswith("FAIL") and "i2c" in lines["display"].lower()
+    assert "FAIL  light board" in out and "firmware/README.md" in out
+    assert "PASS  state directory" in out

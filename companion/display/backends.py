@@ -123,7 +123,7 @@ class LumaDisplay(Display):
         if not os.path.exists(bus):
             raise DisplayUnavailable(
                 f"OLED {self.driver}: no I2C bus at {bus}. Enable I2C (sudo raspi-config > "
-                'Interface Options > I2C, then reboot), or set [display] backend = "terminal".'
+                'Interface Options > I2C, then reboot), or set [display] driver = "terminal".'
             )
         try:
             from luma.core.interface.serial import i2c
@@ -370,7 +370,7 @@ def open_display(config: dict[str, Any] | None = None, **overrides: Any) -> Disp
             return DummyDisplay(rotation)
         if backend == "recorder":
             if not config.get("out"):
-                raise DisplayConfigError('[display] backend = "recorder" needs out = "DIR"')
+                raise DisplayConfigError('[display] driver = "recorder" needs out = "DIR"')
             return RecorderDisplay(config["out"], scale=_int(config, "scale", 1, 1, 16))
         if backend == "terminal":
             return TerminalDisplay(config.get("stream"), style=config.get("style", "halfblock"))
@@ -380,4 +380,4 @@ def open_display(config: dict[str, Any] | None = None, **overrides: Any) -> Disp
             raise
         rest = {k: v for k, v in config.items() if k not in ("backend", "fallback")}
         return open_display(rest, backend=fallback)
-    raise DisplayConfigError(f"[display] backend = {backend!r}: use one of {', '.join(BACKENDS)}")
+    raise DisplayConfigError(f"[display] driver = {backend!r}: use one of {', '.join(BACKENDS)}")
