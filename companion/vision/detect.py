@@ -20,6 +20,9 @@ OPEN_FRACTION = 0.6
 # the typical large part do not vote on the die size.
 CLOSE_DIV = 60
 SPECK = 0.05
+# Least colour distance (Lab units) that counts as "not the table" in the second pass; chosen
+# on the first photo session and on renders.
+FLOOR = 8.0
 
 
 @dataclass(frozen=True)
@@ -177,7 +180,7 @@ def find_dice(image: np.ndarray, die_side: float | None = None, keep_mask: bool 
         if side <= 0:
             side = min(h, w) / 20.0
     dist = background_distance(work, window=3.0 * side)
-    mask = (dist > _threshold(dist)).astype(np.uint8) * 255
+    mask = (dist > _threshold(dist, floor=FLOOR)).astype(np.uint8) * 255
     mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, k3)
     mask = _fill_holes(mask, 0.8 * side * side)
     # An opening most of a die wide cuts dice free from thin tray rims and scratches.
