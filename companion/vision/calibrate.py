@@ -14,11 +14,11 @@ import cv2
 import numpy as np
 
 from .classify import body_bgr, body_lab, template_of
+from .crops import die_crop
 from .dataset import CROP, MARGIN, match_blobs
 from .detect import find_dice, refine_blob
 from .faces import FACE_SETS
 from .labeled import LabelError, load_labeled_dir
-from .pips import die_crop
 from .profile import TEMPLATE, DiceProfile
 from .sources import CameraUnavailable, EndOfStream, FrameSource
 

@@ -12,9 +12,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from .crops import die_crop
 from .detect import Blob, find_dice, refine_blob
 from .labeled import Box, LabeledImage
-from .pips import die_crop
 
 CROP = 32  # classifier input side in pixels
 MARGIN = 1.15  # crop side as a multiple of the die side: the whole top face plus a rim

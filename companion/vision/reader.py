@@ -9,11 +9,11 @@ from pathlib import Path
 import numpy as np
 
 from .classify import NONE, NetClassifier, TemplateClassifier, nearest_colour
+from .crops import die_crop
 from .dataset import CROP, MARGIN
 from .defaults import default_profile
 from .detect import Blob, find_dice, refine_blob
 from .faces import FACE_SETS, face_set
-from .pips import die_crop
 from .profile import DiceProfile
 from .tray import TrayView
 from .types import UNKNOWN, Die
