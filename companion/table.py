@@ -149,6 +149,18 @@ class Table:
     def handle(self, update: Update) -> None:
         self.updates.append(update)
         view = self.session.match.view() if self.session.match else {}
+        try:
+            frames = self._frames(update, view)
+        except Exception as exc:  # a screen that cannot be drawn must not stop the game
+            log.exception("drawing the screens failed")
+            frames = [Shown(img, 0.0) for img in s.error(f"{update.prompt.title} ({exc})")][-1:]
+        # The previous prompt is no longer true: drop it, keep announcements not yet shown.
+        while self.queue and self.queue[-1].seconds == 0.0:
+            self.queue.pop()
+        self.queue.extend(frames)
+        self._cue_lights(update, view)
+
+    def _frames(self, update: Update, view: dict[str, Any]) -> list[Shown]:
         frames: list[Shown] = []
         if update.effects:
             if view:
@@ -158,11 +170,7 @@ class Table:
         if update.error:
             frames += [Shown(img, self.dwell_s * 1.5) for img in s.error(update.error)]
         frames.append(Shown(self.prompt_screen(update.prompt, view), 0.0))
-        # The previous prompt is no longer true: drop it, keep announcements not yet shown.
-        while self.queue and self.queue[-1].seconds == 0.0:
-            self.queue.pop()
-        self.queue.extend(frames)
-        self._cue_lights(update, view)
+        return frames
 
     def prompt_screen(self, prompt: Prompt, view: dict[str, Any]):
         if prompt.kind == "menu":

@@ -243,7 +243,8 @@ def lock(
             p.right(f"+{len(dice) - room}", WIDTH - 1, 4, SMALL)
         items = [f"{n} {g:+d}" for n, g in ripples]
         lines = wrap_items(["RIPPLE " + items[0], *items[1:]], WIDTH - 4, SMALL) if items else []
-        if len(lines) > 2:  # too many to list here: the ripple screens follow
+        room_for = 1 if paradox and steps else 2  # the main line needs the rest
+        if len(lines) > room_for:  # too many to list here: the ripple screens follow
             lines = [f"RIPPLE: {len(ripples)} players"]
         if paradox and steps:
             lines.append(f"then PARADOX +{paradox}")

@@ -196,3 +196,15 @@ def test_screens_for_a_whole_bot_game_with_six_players():
 def test_screens_for_returns_images():
     images = screens_for(base_view(), effects_of(("turn", {"player": "Ana"})))
     assert images and all(isinstance(i, Image.Image) for i in images)
+
+
+def test_lock_with_many_ripples_and_a_paradox_still_fits():
+    from companion.display import screens as s
+    from companion.display.draw import HEIGHT, WIDTH, text_boxes
+
+    many = [("Doc", 1), ("Jennifer", 1), ("Biff", 1), ("Lorraine", 1), ("George", 2)]
+    for ripples in (many[:1], many[:2], many):
+        for paradox in (0, 1, 2):
+            image = s.lock(["flux", "flux", "2", "88", "88"], 1, "Marty", ripples, paradox)
+            for _, (x0, y0, x1, y1) in text_boxes(image):
+                assert 0 <= x0 and 0 <= y0 and x1 <= WIDTH and y1 <= HEIGHT
