@@ -51,24 +51,9 @@ def journal_path(path: str | None) -> Path:
 
 def pack_loader(cfg: dict[str, Any]):
     """title -> content pack, as the config says; the demo deck only if asked for."""
-    from companion.content import demo_pack, load_pack, owner_pack, owner_pack_path
+    from companion.content import pack_named
 
-    name = cfg["table"]["pack"]
-
-    def load(title: str):
-        if name == "demo":
-            return demo_pack(title)
-        if name == "owner":
-            pack = owner_pack(title)
-            if not pack.cards:
-                raise ValueError(
-                    f"no {title} cards registered ({owner_pack_path(title)}): register your box "
-                    'with `companion cards add`, or set [table] pack = "demo"'
-                )
-            return pack
-        return load_pack(name, title)
-
-    return load
+    return lambda title: pack_named(title, cfg["table"]["pack"])
 
 
 def open_camera(cfg: dict[str, Any]):

@@ -129,6 +129,21 @@ def demo_pack(title: str) -> Pack:
     return parse_pack(text, f"built-in {name}", title)
 
 
+def pack_named(title: str, name: str) -> Pack:
+    """A pack by name: "demo", "owner" (which must hold cards) or a path to a pack TOML."""
+    if name == "demo":
+        return demo_pack(title)
+    if name == "owner":
+        pack = owner_pack(title)
+        if not pack.cards:
+            raise PackError(
+                f"no cards registered for {title} yet ({owner_pack_path(title)}); register "
+                'your box with `companion cards add`, or use the demo deck (pack "demo")'
+            )
+        return pack
+    return load_pack(name, title)
+
+
 def owner_pack_path(title: str) -> Path:
     return config_dir() / "cards" / f"{title}.toml"
 

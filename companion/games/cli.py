@@ -15,9 +15,8 @@ from companion.cli import UserError
 from companion.content import (
     PackError,
     demo_pack,
-    load_pack,
     owner_pack,
-    owner_pack_path,
+    pack_named,
     save_owner_pack,
 )
 from companion.games import TITLES, get_title
@@ -92,17 +91,7 @@ def register(commands, bench_commands) -> None:
 def pack_for(title: str, name: str):
     """A content pack by name: 'demo', 'owner' or a path to a TOML file."""
     try:
-        if name == "demo":
-            return demo_pack(title)
-        if name == "owner":
-            pack = owner_pack(title)
-            if not pack.cards:
-                raise UserError(
-                    f"no cards registered for {title} yet ({owner_pack_path(title)}); "
-                    "add them with `companion cards add` or use the demo deck"
-                )
-            return pack
-        return load_pack(name, title)
+        return pack_named(title, name)
     except PackError as exc:
         raise UserError(str(exc)) from exc
 
