@@ -29,7 +29,10 @@ path = ""                 # image file, folder or video (source = "files")
 width = 1280
 height = 720
 fps = 8                   # frames looked at per second while dice may move
-profile = ""              # dice profile JSON from `companion calibrate dice`; "" = geometry only
+profile = ""              # dice profile JSON from `companion calibrate dice`; "" = built-in faces
+markers = false           # true: find the printed tray markers (calibration/) and read top-down
+delorean_zone = []        # [x0, y0, x1, y1], 0..1 of the tray (or frame): where the DeLorean
+                          # card lies; [] = the camera sees only the rolling area
 
 [display]
 driver = "sh1106"         # sh1106 | ssd1306 | terminal | recorder | dummy | none
@@ -130,6 +133,13 @@ def check(section: str, key: str, value: Any, default: Any, where: str) -> Any:
             raise ConfigError(f"{name} = {value!r}: must be from {low} to {high}")
         if (section, key) == ("display", "rotate") and value == 1:
             raise ConfigError(f"{name} = 1: the screens are landscape; use 0, or 2 upside down")
+    elif (section, key) == ("camera", "delorean_zone"):
+        ok = isinstance(value, list) and (value == [] or (
+            len(value) == 4 and all(isinstance(v, (int, float)) and 0 <= v <= 1 for v in value)
+            and value[0] < value[2] and value[1] < value[3]))
+        if not ok:
+            raise ConfigError(f"{name} = {value!r}: write [x0, y0, x1, y1] with 0 <= x0 < x1 <= 1 "
+                              "and 0 <= y0 < y1 <= 1, or [] for no zone")
     elif isinstance(default, list):
         if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
             raise ConfigError(f'{name}: write a list of names, e.g. ["Ana", "Ben"]')

@@ -72,13 +72,37 @@ def open_camera(cfg: dict[str, Any]):
     return sources.SyntheticSource("outatime")
 
 
-def open_reader(cfg: dict[str, Any]):
+def open_reader(cfg: dict[str, Any], camera=None):
+    """The reader and settle logic; with markers, the tray is found in the camera's frames."""
     from companion.vision.reader import DiceReader
     from companion.vision.settle import Settler, SettleWatcher
+    from companion.vision.zones import Zones
 
-    profile = cfg["camera"]["profile"] or None
+    cam = cfg["camera"]
+    zones = None
+    if cam["delorean_zone"]:
+        zones = Zones.from_config({"default": "tray",
+                                   "zone": [{"name": "delorean", "rect": cam["delorean_zone"]}]})
+    tray = find_tray(camera) if cam["markers"] and camera is not None else None
+    reader = DiceReader("outatime", profile=cam["profile"] or None, tray=tray, zones=zones)
     # An empty tray is a reading too: all dice moved onto the DeLorean.
-    return SettleWatcher(DiceReader("outatime", profile=profile), Settler(emit_empty=True))
+    return SettleWatcher(reader, Settler(emit_empty=True))
+
+
+def find_tray(camera, tries: int = 20):
+    """The tray's top-down view from the printed markers (None: the whole frame is read)."""
+    from companion.vision.sources import CameraUnavailable, EndOfStream, FrameError
+    from companion.vision.tray import TrayNotFound, TrayView
+
+    reason = "no frame"
+    for _ in range(tries):
+        try:
+            return TrayView.from_frame(camera.read().image)
+        except (TrayNotFound, CameraUnavailable, FrameError, EndOfStream) as exc:
+            reason = str(exc)
+            time.sleep(0.1)
+    log.error("tray markers not found (%s): reading the whole frame", reason)
+    return None
 
 
 def open_display(cfg: dict[str, Any], fallback: str | None = "dummy"):
@@ -159,9 +183,11 @@ def cmd_run(args) -> int:
         log.error("%s; playing with the light board's knob only", exc)
         buttons = []
     buttons.append(KnobButtons(lights))
-    table = Table(session, camera=open_camera(cfg), watcher=open_reader(cfg), buttons=buttons,
+    camera = open_camera(cfg)
+    table = Table(session, camera=camera, watcher=open_reader(cfg, camera), buttons=buttons,
                   display=open_display(cfg), lights=lights, notifier=notifier(cfg),
-                  fps=cfg["camera"]["fps"])
+                  fps=cfg["camera"]["fps"],
+                  zone="tray" if cfg["camera"]["delorean_zone"] else None)
     stop = []
     signal.signal(signal.SIGTERM, lambda *_: stop.append("SIGTERM"))
     table.boot()

@@ -73,3 +73,25 @@ def test_config_show_reports_a_bad_file_with_exit_2(tmp_path, capsys):
     path = write(tmp_path, "[display]\ncontrast = -1\n")
     assert main(["config", "show", "--config", str(path)]) == 2
     assert "[display] contrast" in capsys.readouterr().err
+
+
+def test_the_delorean_zone_is_a_rectangle_in_tray_fractions(tmp_path):
+    cfg = config.load(write(tmp_path, "[camera]\ndelorean_zone = [0.7, 0.0, 1.0, 0.4]\n"))
+    assert cfg["camera"]["delorean_zone"] == [0.7, 0.0, 1.0, 0.4]
+    for bad in ("[0.7, 0.0, 1.0]", "[0.9, 0.0, 0.5, 0.4]", "[0, 0, 2, 1]", '["a", 0, 1, 1]'):
+        with pytest.raises(config.ConfigError, match=r"\[camera\] delorean_zone"):
+            config.load(write(tmp_path, f"[camera]\ndelorean_zone = {bad}\n"))
+
+
+def test_the_daemon_sorts_dice_into_the_rolling_area_and_the_delorean_zone(tmp_path):
+    from companion.daemon import open_reader
+    from companion.vision.synth import SyntheticTray
+
+    cfg = config.load(write(tmp_path, "[camera]\ndelorean_zone = [0.5, 0.0, 1.0, 1.0]\n"))
+    watcher = open_reader(cfg)
+    image, truth = SyntheticTray("outatime", seed=4).render(n_dice=6)
+    dice = watcher.reader.read(image)
+    width = image.shape[1]
+    for die in dice:
+        assert die.zone == ("delorean" if die.x / width >= 0.5 else "tray")
+    assert {d.zone for d in dice} <= {"tray", "delorean"}
