@@ -118,9 +118,15 @@ def open_display(cfg: dict[str, Any], fallback: str | None = "dummy"):
 
         oled = load().oled
         spec.update(port=oled.bus, address=oled.address)
-    if fallback:
-        spec["fallback"] = fallback
-    return open_backend(spec)
+    from companion.display.backends import DisplayUnavailable
+
+    try:
+        return open_backend(spec)
+    except DisplayUnavailable as exc:
+        if not fallback:
+            raise
+        log.error("%s; the game goes on without the panel", exc)
+        return open_backend({**spec, "backend": fallback})
 
 
 def open_buttons(cfg: dict[str, Any]):
