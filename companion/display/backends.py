@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import os
 import sys
+from abc import ABC, abstractmethod
 from pathlib import Path
 from typing import Any, TextIO
 
@@ -50,7 +51,7 @@ class DisplayConfigError(DisplayError, ValueError):
     """A ``[display]`` setting is wrong."""
 
 
-class Display:
+class Display(ABC):
     """The interface every backend has. ``show`` returns True when the frame reached the panel.
 
     Use as a context manager to close it at the end.
@@ -59,10 +60,11 @@ class Display:
     name = "display"
     last_error: str | None = None
 
+    @abstractmethod
     def show(self, image: Image.Image) -> bool:
-        raise NotImplementedError
+        """Put ``image`` on the panel; False (and ``last_error``) when it could not."""
 
-    def close(self) -> None:
+    def close(self) -> None:  # noqa: B027 - most backends have nothing to release
         pass
 
     def __enter__(self) -> Display:
