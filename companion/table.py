@@ -19,6 +19,7 @@ import numpy as np
 from companion.display import screens as s
 from companion.display.sequence import lock_summary, screens_for
 from companion.session import Prompt, Session, Update
+from companion.vision.sources import CameraUnavailable, EndOfStream, FrameError
 
 log = logging.getLogger("companion.table")
 
@@ -30,7 +31,8 @@ LIGHT_EFFECTS = {"ripple": "ripple", "stall": "stall", "paradox": "paradox", "wi
 @dataclass
 class Shown:
     image: Any
-    seconds: float
+    seconds: float  # 0.0: the prompt, which stays until something changes
+    shown: bool = False
 
 
 class QuietGate:
@@ -115,8 +117,6 @@ class Table:
             self._notify("WATCHDOG=1")
 
     def _camera_step(self) -> None:
-        from companion.vision.sources import CameraUnavailable, EndOfStream, FrameError
-
         try:
             frame = self.camera.read()
         except CameraUnavailable as exc:
@@ -200,10 +200,9 @@ class Table:
             return
         item = self.queue[0]
         if item.seconds == 0.0 and len(self.queue) == 1:
-            if getattr(item, "_shown", False):
-                return  # the prompt stays on the panel until something changes
-            self._show(item.image)
-            item._shown = True
+            if not item.shown:  # the prompt stays on the panel until something changes
+                self._show(item.image)
+                item.shown = True
             return
         self.queue.popleft()
         self._show(item.image)

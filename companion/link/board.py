@@ -39,6 +39,16 @@ NAMED_COLOURS = {
 Colour = str | tuple[int, int, int]
 
 
+def _drain(events: queue.SimpleQueue) -> list[KeyEvent]:
+    """Everything queued so far, oldest first, without waiting."""
+    out = []
+    while True:
+        try:
+            out.append(events.get_nowait())
+        except queue.Empty:
+            return out
+
+
 class LinkStatus(StrEnum):
     """Where the link stands; compare with the enum or its string value.
 
@@ -259,12 +269,7 @@ class LightBoard:
 
     def keys(self) -> list[KeyEvent]:
         """Key events that arrived since the last call, oldest first; never blocks."""
-        out = []
-        while True:
-            try:
-                out.append(self._keys.get_nowait())
-            except queue.Empty:
-                return out
+        return _drain(self._keys)
 
     def wait_key(self, timeout: float) -> KeyEvent | None:
         """The next key event, or None after ``timeout`` seconds."""
@@ -619,12 +624,7 @@ class NullLightBoard:
         self._keys.put(KeyEvent(key, time.monotonic()))
 
     def keys(self) -> list[KeyEvent]:
-        out = []
-        while True:
-            try:
-                out.append(self._keys.get_nowait())
-            except queue.Empty:
-                return out
+        return _drain(self._keys)
 
     def wait_key(self, timeout: float) -> KeyEvent | None:
         try:

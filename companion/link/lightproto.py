@@ -194,7 +194,7 @@ def _parse(line: bytes):
         raise ProtocolError(BAD_VERSION, "got %s, speak %s" % (parts[0][:8], PREFIX), seq)
     star = text.rfind(" *")
     if star < 0 or len(text) != star + 6:
-        raise ProtocolError(SYNTAX, "missing ' *XXXX' checksum", seq)
+        raise ProtocolError(SYNTAX, "missing ' *<crc16 hex>' checksum at the end", seq)
     crc_text = text[star + 2 :]
     for ch in crc_text:
         if ch not in "0123456789abcdefABCDEF":
