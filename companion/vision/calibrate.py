@@ -1,8 +1,14 @@
 """Teach the reader a kind of die: from labelled photos or by showing each face to the camera.
 
-Both build a ``DiceProfile``: for each face, the mean of its samples' mark maps (after turning
-each sample to the quarter turn that best matches the others) plus a few of the samples that
-differ most from that mean, so unusual dice of the set are still recognised.
+Both build a ``DiceProfile`` with two ways to tell the faces:
+
+* a small linear classifier on the features the built-in face network computes for a die crop
+  (``HeadClassifier``), taught on the labelled dice, several jittered copies of each (other
+  light, turn, a slightly different cut), and on pieces of the photos that are not dice; this is
+  what the reader uses;
+* for each face, the mean of its samples' mark maps (after turning each sample to the quarter
+  turn that best matches the others) plus a few of the samples that differ most from that mean:
+  the version 1 templates, used when the face network is missing.
 """
 
 from __future__ import annotations
@@ -13,16 +19,21 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .classify import body_bgr, body_lab, template_of
+from .centres import locate_dice
+from .classify import MODELS, NONE, FeatureNet, body_bgr, body_lab, fit_head, template_of
 from .crops import die_crop
-from .dataset import CROP, MARGIN, match_blobs
-from .detect import find_dice, refine_blob
+from .dataset import CROP, MARGIN, match_blobs, photometric
 from .faces import FACE_SETS
 from .labeled import LabelError, load_labeled_dir
 from .profile import TEMPLATE, DiceProfile
 from .sources import CameraUnavailable, EndOfStream, FrameSource
 
 EXEMPLARS = 4  # samples kept besides the mean, per face
+COPIES = 8  # jittered crops per labelled die for the learned classifier
+# Face networks whose features the learned classifier reads: the d6 network learned from
+# thousands of real dice; a rendered set's own network knows its kind of marks.
+FEATURES = {"d6": "d6_faces", "outatime": "d6_faces+outatime_faces",
+            "back_in_time": "d6_faces+back_in_time_faces"}
 
 
 class CalibrationError(ValueError):
@@ -70,18 +81,68 @@ def guess_dice(faces: Iterable[str]) -> str:
     )
 
 
-def _crop_for(image: np.ndarray, blobs, boxes) -> list[tuple[np.ndarray, int]]:
+def _die_windows(blobs, boxes) -> list[tuple[float, float, float, float]]:
+    """Where each labelled die is: the detector's fit when it found the die (as when
+    reading), else the label box upright. ``(cx, cy, side, angle)`` per box."""
     matched, _ = match_blobs(blobs, boxes)
     by_box = {j: blobs[i] for i, j in matched.items()}
     out = []
     for j, box in enumerate(boxes):
         b = by_box.get(j)
         if b is not None:
-            crop = die_crop(image, b.cx, b.cy, min(b.w, b.h) * MARGIN, b.angle, CROP)
+            out.append((b.cx, b.cy, min(b.w, b.h), b.angle))
         else:
-            crop = die_crop(image, box.cx, box.cy, min(box.w, box.h) * MARGIN, 0.0, CROP)
-        out.append((crop, j))
+            out.append((box.cx, box.cy, min(box.w, box.h), 0.0))
     return out
+
+
+def jittered_crop(image: np.ndarray, cx: float, cy: float, side: float, angle: float,
+                  rng: np.random.Generator, jitter: bool = True) -> np.ndarray:
+    """A die crop as the reader cuts it; with ``jitter``, a little off-centre, resized, at a
+    random turn and under other light: what the same die looks like on another roll."""
+    if jitter:
+        cx += rng.normal(0, 0.05) * side
+        cy += rng.normal(0, 0.05) * side
+        side *= rng.uniform(0.9, 1.12)
+        angle += rng.uniform(0, 360)
+    crop = die_crop(image, cx, cy, side * MARGIN, angle, CROP)
+    return photometric(crop, rng) if jitter else crop
+
+
+def _not_dice(image: np.ndarray, blobs, boxes, ignore, side: float,
+              rng: np.random.Generator) -> list[np.ndarray]:
+    """Crops that are not dice: detections no label explains, and bits of empty table."""
+    _, extra = match_blobs(blobs, boxes)
+    out = []
+    for i in extra:
+        b = blobs[i]
+        if not any(g.contains(b.cx, b.cy, 0.1) for g in ignore):
+            out += [jittered_crop(image, b.cx, b.cy, min(b.w, b.h), b.angle, rng, k > 0)
+                    for k in range(2)]
+    h, w = image.shape[:2]
+    for _ in range(3):
+        x, y = rng.uniform(side, w - side), rng.uniform(side, h - side)
+        near = [*boxes, *ignore]
+        if all(abs(x - b.cx) > b.w / 2 + side * 0.7 or abs(y - b.cy) > b.h / 2 + side * 0.7
+               for b in near):
+            out.append(jittered_crop(image, x, y, side, 0.0, rng, True))
+    return out
+
+
+def learn_head(dice: str, samples: dict[str, list[np.ndarray]],
+               negatives: list[np.ndarray]) -> dict | None:
+    """Teach the linear classifier on face crops (and "none" crops); None without the
+    face networks' features files."""
+    names = FEATURES[dice]
+    if not all((MODELS / f"{n}.features.onnx").exists() for n in names.split("+")):
+        return None
+    net = FeatureNet(names)
+    faces = [f for f, s in samples.items() if s]
+    classes = faces + ([NONE] if negatives else [])
+    crops = [c for f in faces for c in samples[f]] + list(negatives)
+    labels = [f for f in faces for _ in samples[f]] + [NONE] * len(negatives)
+    feats = np.concatenate([net.embed(crops[i:i + 256]) for i in range(0, len(crops), 256)])
+    return fit_head(feats, labels, classes, names)
 
 
 def learn_profile(folder: str | Path, dice: str | None = None,
@@ -94,17 +155,28 @@ def learn_profile(folder: str | Path, dice: str | None = None,
     dice = dice or guess_dice(classes)
     fs = FACE_SETS[dice]
     samples: dict[str, list[np.ndarray]] = {c: [] for c in classes}
+    head_samples: dict[str, list[np.ndarray]] = {c: [] for c in classes}
+    negatives: list[np.ndarray] = []
     bodies: dict[str, list[np.ndarray]] = {}
+    rng = np.random.default_rng(0)  # the same photos always make the same profile
     for k, item in enumerate(items):
         image = cv2.imread(str(item.image))
         if image is None:
             raise LabelError(f"{item.image}: cannot be decoded as an image")
-        blobs = [refine_blob(image, b)[0] for b in find_dice(image).blobs]
-        for crop, j in _crop_for(image, blobs, item.boxes):
-            face = item.boxes[j].face
-            samples[face].append(template_of(crop))
-            if face in fs.colours:
-                bodies.setdefault(face, []).append(np.array(body_bgr(crop), np.float32))
+        blobs = locate_dice(image)
+        windows = _die_windows(blobs, item.boxes)
+        for box, (cx, cy, side, angle) in zip(item.boxes, windows, strict=True):
+            if box.face is None:
+                continue
+            crop = die_crop(image, cx, cy, side * MARGIN, angle, CROP)
+            samples[box.face].append(template_of(crop))
+            head_samples[box.face] += [crop] + [
+                jittered_crop(image, cx, cy, side, angle, rng, True) for _ in range(COPIES - 1)]
+            if box.face in fs.colours:
+                bodies.setdefault(box.face, []).append(np.array(body_bgr(crop), np.float32))
+        if windows:
+            side = float(np.median([w[2] for w in windows]))
+            negatives += _not_dice(image, blobs, item.boxes, item.ignore, side, rng)
         if progress:
             progress(k + 1, len(items))
     missing = [f for f, s in samples.items() if not s]
@@ -120,7 +192,8 @@ def learn_profile(folder: str | Path, dice: str | None = None,
     n = sum(len(s) for s in samples.values())
     return DiceProfile(dice, templates, colours,  # type: ignore[arg-type]
                        source=f"learned from {n} labelled dice in {len(items)} photos of "
-                              f"{Path(folder).name}")
+                              f"{Path(folder).name}",
+                       head=learn_head(dice, head_samples, negatives))
 
 
 def capture_profile(source: FrameSource, dice: str, samples: int = 6,
@@ -133,6 +206,8 @@ def capture_profile(source: FrameSource, dice: str, samples: int = 6,
     fs = FACE_SETS[dice]
     templates: dict[str, list[np.ndarray]] = {}
     colours: dict[str, tuple[int, int, int]] = {}
+    head_samples: dict[str, list[np.ndarray]] = {}
+    rng = np.random.default_rng(0)
     for i, face in enumerate(fs.faces):
         if ask:
             ask(face, i + 1, len(fs.faces))
@@ -155,11 +230,15 @@ def capture_profile(source: FrameSource, dice: str, samples: int = 6,
             except EndOfStream:
                 raise CalibrationError("the camera stopped before every face was shown") \
                     from None
-            blobs = [refine_blob(frame.image, b)[0] for b in find_dice(frame.image).blobs]
+            blobs = locate_dice(frame.image)
             for b in blobs:
                 crop = die_crop(frame.image, b.cx, b.cy, min(b.w, b.h) * MARGIN, b.angle, CROP)
                 got.append(template_of(crop))
                 crops_body.append(body_lab(crop))
+                if len(got) <= samples:
+                    head_samples.setdefault(face, []).extend(
+                        [crop] + [jittered_crop(frame.image, b.cx, b.cy, min(b.w, b.h),
+                                                b.angle, rng) for _ in range(COPIES - 1)])
             if progress:
                 progress(f"face {face} ({i + 1}/{len(fs.faces)}): "
                          f"{min(len(got), samples)}/{samples} samples")
@@ -168,7 +247,8 @@ def capture_profile(source: FrameSource, dice: str, samples: int = 6,
             lab = np.median(np.array(crops_body), axis=0).astype(np.uint8).reshape(1, 1, 3)
             colours[face] = tuple(int(v) for v in cv2.cvtColor(lab, cv2.COLOR_Lab2BGR)[0, 0])
     return DiceProfile(dice, templates, {**fs.colours, **colours},
-                       source=f"guided capture, {samples} samples per face")
+                       source=f"guided capture, {samples} samples per face",
+                       head=learn_head(dice, head_samples, []))
 
 
 __all__ = ["CalibrationError", "TEMPLATE", "build_templates", "capture_profile",

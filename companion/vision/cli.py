@@ -25,7 +25,8 @@ def _reader(args: argparse.Namespace):
 
     try:
         return DiceReader(args.dice, args.profile, views=getattr(args, "views", 1),
-                          unknown_below=getattr(args, "unknown_below", None))
+                          unknown_below=getattr(args, "unknown_below", None),
+                          finder=getattr(args, "finder", None))
     except (ProfileError, ValueError) as exc:
         raise _user_error(str(exc)) from None
 
@@ -195,6 +196,8 @@ def register(commands, bench_commands) -> None:
                    help="face set (default: the profile's, else d6)")
     r.add_argument("--profile", help="dice profile JSON from 'companion calibrate dice'")
     r.add_argument("--annotate", metavar="OUTDIR", help="write each image with dice drawn")
+    r.add_argument("--finder", choices=["net", "geometry"], default=None,
+                   help="how dice are found: the dice-centre network (default) or geometry")
     r.set_defaults(handler=cmd_read)
 
     c = commands.add_parser("calibrate", help="teach the camera your dice; print tray markers")
@@ -228,6 +231,8 @@ def register(commands, bench_commands) -> None:
                    help="average the face network over N turned copies of each die")
     b.add_argument("--unknown-below", type=float, default=None,
                    help="confidence under which a die is reported as '?'")
+    b.add_argument("--finder", choices=["net", "geometry"], default=None,
+                   help="how dice are found: the dice-centre network (default) or geometry")
     b.set_defaults(handler=cmd_bench)
 
     bs = bench_commands.add_parser("vision-synthetic",
@@ -241,4 +246,6 @@ def register(commands, bench_commands) -> None:
     bs.add_argument("--height", type=int, default=480)
     bs.add_argument("--json", action="store_true")
     bs.add_argument("--views", type=int, default=1)
+    bs.add_argument("--finder", choices=["net", "geometry"], default=None,
+                    help="how dice are found: the dice-centre network (default) or geometry")
     bs.set_defaults(handler=cmd_bench_synthetic)

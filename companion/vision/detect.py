@@ -233,6 +233,25 @@ def find_dice(image: np.ndarray, die_side: float | None = None, keep_mask: bool 
     )
 
 
+def obstruction_share(image: np.ndarray, die_side: float, work: int = 160) -> float:
+    """Share of the frame covered by solid things more than 12 dice big (a hand, an arm),
+    measured on a small copy of the frame: cheap enough to run on every frame."""
+    h0, w0 = image.shape[:2]
+    scale = min(1.0, work / max(h0, w0))
+    small = cv2.resize(image, (max(8, round(w0 * scale)), max(8, round(h0 * scale))),
+                       interpolation=cv2.INTER_AREA)
+    side = max(die_side * scale, 2.0)
+    dist = background_distance(small, window=max(6.0 * side, min(small.shape[:2]) / 3.0))
+    mask = (dist > _threshold(dist, floor=FLOOR)).astype(np.uint8) * 255
+    mask = cv2.morphologyEx(mask, cv2.MORPH_CLOSE, np.ones((3, 3), np.uint8))
+    big = 0.0
+    for part in _components(mask, 12 * side * side):
+        hull = cv2.contourArea(part.hull)
+        if hull > 0 and part.area / hull > 0.5:
+            big += part.area
+    return big / float(mask.size)
+
+
 @dataclass
 class _Part:
     """One connected part of a mask: pixel count, rotated rectangle, hull, and its sub-mask
@@ -282,13 +301,15 @@ def _median_side(comps: list[_Part]) -> float:
     return float(np.sqrt(np.median([a for a in areas if a >= SPECK * big])))
 
 
-def refine_blob(image: np.ndarray, blob: Blob) -> tuple[Blob, bool]:
+def refine_blob(image: np.ndarray, blob: Blob, least: float = 0.5) -> tuple[Blob, bool]:
     """Fit the die body more tightly than the detector's mask, which includes the shadow.
 
     Cuts a window twice the die size around the blob, keeps the pixels near the die's own
     colour (marks enclosed by the body are filled in), and fits a rotated square to them.
     Returns ``(blob, True)`` with the tighter fit, or ``(blob, False)`` unchanged when no
-    die-shaped body is found (a tray corner, a wall piece, a translucent die).
+    die-shaped body is found (a tray corner, a wall piece, a translucent die). ``least`` is
+    the smallest body accepted, as a share of the blob's area (lower when the blob's size is
+    only a rough guess).
     """
     s = blob.side
     size = 64
@@ -299,7 +320,9 @@ def refine_blob(image: np.ndarray, blob: Blob) -> tuple[Blob, bool]:
     win = cv2.warpAffine(image, m, (size, size), flags=cv2.INTER_LINEAR,
                          borderMode=cv2.BORDER_REPLICATE)
     lab = cv2.cvtColor(win, cv2.COLOR_BGR2Lab).astype(np.float32)
-    q = size // 4
+    # The body colour is the median of the window's middle (its middle quarter when the
+    # blob's size is a rough guess that may be much larger than the die).
+    q = size // 4 if least >= 0.5 else 3 * size // 8
     body = np.median(lab[q:size - q, q:size - q].reshape(-1, 3), axis=0)
     dist = np.sqrt(((lab - body) ** 2).sum(axis=2))
     d8 = np.clip(dist * 2, 0, 255).astype(np.uint8)
@@ -315,7 +338,7 @@ def refine_blob(image: np.ndarray, blob: Blob) -> tuple[Blob, bool]:
     ys, xs = np.nonzero(labels == c)
     area = len(xs)
     expect = (size / 2.0) ** 2
-    if not 0.5 * expect <= area <= 1.4 * expect:
+    if not least * expect <= area <= 1.4 * expect:
         return blob, False
     (rx, ry), (rw, rh), ra = _rect(np.stack([xs, ys], 1).astype(np.float32))
     if max(rw, rh) > 1.35 * max(min(rw, rh), 1):

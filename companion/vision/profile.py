@@ -1,20 +1,28 @@
 """Dice profiles: what the faces of one kind of die look like, stored as JSON.
 
 A profile holds, for each face, one or more small templates of the face's marks (grey maps of
-"how far from the body colour" each spot is, 24 x 24, values 0..255) and optionally the body
-colour of each die colour. Profiles are plain JSON so a person can read and diff them;
-nothing is ever unpickled.
+"how far from the body colour" each spot is, 24 x 24, values 0..255), optionally the body
+colour of each die colour, and (version 2) a small linear classifier learned on the features
+the built-in face network computes for a die crop. Profiles are plain JSON so a person can
+read and diff them; nothing is ever unpickled.
 
-Format (version 1)::
+Format (version 2; version 1 files, without "head", are still read)::
 
     {
-      "format": "companion-dice-profile", "version": 1,
+      "format": "companion-dice-profile", "version": 2,
       "dice": "outatime",                 # face set: d6 | outatime | back_in_time
       "faces": ["flux", "2", ...],        # face names the templates use
       "templates": {"flux": [[576 ints], ...], ...},
       "colours": {"speed": [B, G, R], ...},   # optional
       "unknown_below": 0.5,               # optional: confidence under which a face is "?"
-      "source": "how it was made"
+      "source": "how it was made",
+      "head": {                           # optional: the learned classifier
+        "features": "d6_faces",           # network whose features it reads
+        "classes": ["flux", ..., "none"], # "none": not a die
+        "mean": [96 floats], "scale": [96 floats],
+        "weights": [[96 floats], ...],    # one row per class
+        "bias": [floats]
+      }
     }
 """
 
@@ -29,7 +37,8 @@ import numpy as np
 from .faces import FACE_SETS
 
 FORMAT = "companion-dice-profile"
-VERSION = 1
+VERSION = 2
+READS = (1, 2)
 TEMPLATE = 24  # side of a face template in pixels
 
 
@@ -51,6 +60,7 @@ class DiceProfile:
     colours: dict[str, tuple[int, int, int]] = field(default_factory=dict)
     unknown_below: float = 0.5
     source: str = ""
+    head: dict | None = None
 
     @property
     def faces(self) -> list[str]:
@@ -69,6 +79,7 @@ class DiceProfile:
             "colours": {c: [int(v) for v in bgr] for c, bgr in self.colours.items()},
             "unknown_below": self.unknown_below,
             "source": self.source,
+            **({"head": self.head} if self.head else {}),
         }
 
     def save(self, path: str | Path) -> None:
@@ -86,10 +97,10 @@ class DiceProfile:
             raise ProfileError(
                 f"{where}: not a dice profile (\"format\" should be {FORMAT!r}); {fix}"
             )
-        if data.get("version") != VERSION:
+        if data.get("version") not in READS:
             raise ProfileError(
                 f"{where}: profile version {data.get('version')!r}, this reader knows "
-                f"{VERSION}; {fix}"
+                f"{' and '.join(map(str, READS))}; {fix}"
             )
         dice = data.get("dice")
         if dice not in FACE_SETS:
@@ -123,7 +134,8 @@ class DiceProfile:
         ub = data.get("unknown_below", 0.5)
         if not isinstance(ub, (int, float)) or not 0 <= ub <= 1:
             raise ProfileError(f"{where}: \"unknown_below\" should be a number from 0 to 1")
-        return cls(dice, templates, colours, float(ub), str(data.get("source", "")))
+        head = _check_head(data.get("head"), where, fix)
+        return cls(dice, templates, colours, float(ub), str(data.get("source", "")), head)
 
     @classmethod
     def load(cls, path: str | Path) -> DiceProfile:
@@ -146,3 +158,35 @@ class DiceProfile:
                 "re-create it with 'companion calibrate dice'"
             ) from None
         return cls.from_json(data, str(path))
+
+
+def _check_head(head: object, where: str, fix: str) -> dict | None:
+    """Validate the learned classifier's shapes so a damaged file fails here, clearly."""
+    if head is None:
+        return None
+
+    def numbers(v: object, n: int | None = None) -> bool:
+        return (isinstance(v, list) and (n is None or len(v) == n)
+                and all(isinstance(x, (int, float)) and np.isfinite(x) for x in v))
+
+    if not isinstance(head, dict):
+        raise ProfileError(f"{where}: \"head\" should be an object; {fix}")
+    classes = head.get("classes")
+    if not (isinstance(classes, list) and len(classes) >= 2
+            and all(isinstance(c, str) for c in classes)):
+        raise ProfileError(f"{where}: head.classes should list at least two face names; {fix}")
+    if not isinstance(head.get("features"), str):
+        raise ProfileError(f"{where}: head.features should name a face network; {fix}")
+    mean = head.get("mean")
+    if not numbers(mean) or not mean:
+        raise ProfileError(f"{where}: head.mean should be a list of numbers; {fix}")
+    n = len(mean)
+    if not numbers(head.get("scale"), n):
+        raise ProfileError(f"{where}: head.scale should be {n} numbers like head.mean; {fix}")
+    w = head.get("weights")
+    if not (isinstance(w, list) and len(w) == len(classes) and all(numbers(r, n) for r in w)):
+        raise ProfileError(
+            f"{where}: head.weights should be {len(classes)} rows of {n} numbers; {fix}")
+    if not numbers(head.get("bias"), len(classes)):
+        raise ProfileError(f"{where}: head.bias should be {len(classes)} numbers; {fix}")
+    return head

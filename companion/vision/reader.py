@@ -8,7 +8,9 @@ from pathlib import Path
 
 import numpy as np
 
-from .classify import NONE, NetClassifier, TemplateClassifier, nearest_colour
+from .centres import MODEL as CENTRES_MODEL
+from .centres import CentreFinder, fit_rough
+from .classify import NONE, HeadClassifier, NetClassifier, TemplateClassifier, nearest_colour
 from .crops import die_crop
 from .dataset import CROP, MARGIN
 from .defaults import default_profile
@@ -43,6 +45,8 @@ class DiceReader:
     DiceProfile or a path to one) teaches the faces of a particular kind of die; ``tray``
     maps the frame to the top-down rolling area; ``zones`` sorts dice by where they lie.
     ``views`` > 1 averages the face network over turned copies of each die (slower).
+    ``finder`` is ``"net"`` (the dice-centre network, the default) or ``"geometry"`` (colour
+    distance from a smooth model of the tray; used when the network file is missing).
 
     >>> from companion.vision.synth import SyntheticTray
     >>> image, truth = SyntheticTray("back_in_time", seed=3).render(n_dice=4)
@@ -55,7 +59,7 @@ class DiceReader:
     def __init__(self, dice: str | None = None, profile: DiceProfile | str | Path | None = None,
                  tray: TrayView | None = None, zones: Zones | None = None,
                  unknown_below: float | None = None, die_side: float | None = None,
-                 views: int = 1) -> None:
+                 views: int = 1, finder: str | None = None) -> None:
         if isinstance(profile, (str, Path)):
             profile = DiceProfile.load(profile)
         if profile is not None and dice is not None and profile.dice != dice:
@@ -68,8 +72,17 @@ class DiceReader:
         self.tray = tray
         self.zones = zones or Zones()
         self.die_side = die_side
+        if finder is None:
+            finder = "net" if CENTRES_MODEL.exists() else "geometry"
+        if finder not in ("net", "geometry"):
+            raise ValueError(f"unknown dice finder {finder!r}: use 'net' or 'geometry'")
+        self.finder = CentreFinder() if finder == "net" else None
         model = MODELS / f"{self.dice}_faces.onnx"
-        if profile is not None:
+        if profile is not None and profile.head:
+            self.classifier = HeadClassifier(profile.head)
+            self.colours = dict(profile.colours) or dict(self.set.colours)
+            default_unknown = profile.unknown_below
+        elif profile is not None:
             self.classifier = TemplateClassifier(profile)
             self.colours = dict(profile.colours) or dict(self.set.colours)
             default_unknown = profile.unknown_below
@@ -99,8 +112,12 @@ class DiceReader:
         elif frame.shape[2] == 4:
             frame = frame[..., :3]
         view = self.tray.warp(frame) if self.tray is not None else frame
-        det = find_dice(view, self.die_side)
-        refined = [self._fit(view, b, det.die_side) for b in det.blobs]
+        det = (self.finder.find(view, self.die_side) if self.finder is not None
+               else find_dice(view, self.die_side))
+        if self.finder is not None:
+            refined = fit_rough(view, det.blobs)
+        else:
+            refined = [self._fit(view, b, det.die_side) for b in det.blobs]
         crops = [die_crop(view, b.cx, b.cy, min(b.w, b.h) * MARGIN, b.angle, CROP)
                  for b, _ in refined]
         labels = self.classifier.classify(crops)

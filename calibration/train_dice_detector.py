@@ -1,0 +1,311 @@
+"""Retrain the dice finder (``companion/vision/models/dice_centres.onnx``).
+
+The finder is a small fully convolutional network: for every 4 x 4 pixel cell of its input it
+says how likely a die's centre lies there, how big that die is and where in the cell its centre
+falls. Reading needs only OpenCV (``cv2.dnn``); training needs torch:
+
+    pip install torch==2.13.0 onnx      # training only
+    python calibration/train_dice_detector.py \
+        --dev ../shared/data/dice-photos/d6-tray-dev --train all \
+        --out companion/vision/models/dice_centres.onnx
+
+Reproducible from public inputs: the YOLO-labelled photo folder (split by the date in the
+file names, IMG_YYYYMMDD_*, so ``--train A`` learns from the first day and is scored on the
+second) and trays rendered by ``companion.vision.synth`` for every face set, with seeds fixed.
+Every photo is shown at random die sizes, quarter turns, mirrorings, and with its colours,
+light, blur and noise changed, so that the finder learns "a die" rather than this tray.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from companion.vision.labeled import load_labeled_dir  # noqa: E402
+from companion.vision.synth import SyntheticTray  # noqa: E402
+
+STRIDE = 4  # output cell size in input pixels
+CROP = 224  # training crop side
+SIZES = (10.0, 60.0)  # die sides (input pixels) the finder is taught
+SETS = ("d6", "outatime", "back_in_time")
+
+
+def build_model():
+    import torch
+    import torch.nn as nn
+    import torch.nn.functional as F
+
+    def cbr(i, o, s=1):
+        return nn.Sequential(nn.Conv2d(i, o, 3, s, 1, bias=False), nn.BatchNorm2d(o),
+                             nn.ReLU(inplace=True))
+
+    def dws(i, o, s=1):
+        return nn.Sequential(
+            nn.Conv2d(i, i, 3, s, 1, groups=i, bias=False), nn.BatchNorm2d(i),
+            nn.ReLU(inplace=True),
+            nn.Conv2d(i, o, 1, bias=False), nn.BatchNorm2d(o), nn.ReLU(inplace=True))
+
+    class DiceCentres(nn.Module):
+        def __init__(self):
+            super().__init__()
+            self.stem = cbr(3, 12, 2)
+            self.s4 = nn.Sequential(cbr(12, 24, 2), dws(24, 24))
+            self.s8 = nn.Sequential(dws(24, 48, 2), dws(48, 48))
+            self.s16 = nn.Sequential(dws(48, 64, 2), dws(64, 64), dws(64, 64), dws(64, 64))
+            self.l8, self.t16, self.p8 = nn.Conv2d(48, 32, 1), nn.Conv2d(64, 32, 1), dws(32, 32)
+            self.l4, self.t8, self.p4 = nn.Conv2d(24, 24, 1), nn.Conv2d(32, 24, 1), dws(24, 24)
+            self.head = nn.Conv2d(24, 4, 1)
+            self.head.bias.data[0] = -4.0
+
+        def forward(self, x):
+            f4 = self.s4(self.stem(x))
+            f8 = self.s8(f4)
+            f16 = self.s16(f8)
+            up = dict(scale_factor=2.0, mode="nearest")
+            p8 = self.p8(self.l8(f8) + F.interpolate(self.t16(f16), **up))
+            p4 = self.p4(self.l4(f4) + F.interpolate(self.t8(p8), **up))
+            h = self.head(p4)
+            # heat (0..1), log die side in input pixels, centre offset within the cell
+            return torch.cat([torch.sigmoid(h[:, :1]), h[:, 1:]], 1)
+
+    return DiceCentres()
+
+
+# ---------------------------------------------------------------------------------------
+# Training samples: (BGR crop, [(x, y, side)], [(x0, y0, x1, y1) ignore boxes])
+
+def photometric(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Another table, light and camera: hue, saturation, level, cast, blur, noise."""
+    if rng.random() < 0.7:
+        hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV).astype(np.int16)
+        hsv[..., 0] = (hsv[..., 0] + int(rng.integers(0, 180))) % 180
+        hsv[..., 1] = np.clip(hsv[..., 1] * rng.uniform(0.5, 1.5), 0, 255)
+        img = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)
+    f = img.astype(np.float32)
+    if rng.random() < 0.1:
+        f[:] = f.mean(axis=2, keepdims=True)
+    f = f * rng.uniform(0.6, 1.4) + rng.uniform(-40, 40)
+    f *= rng.uniform(0.8, 1.2, 3).astype(np.float32)
+    if rng.random() < 0.5:
+        g = rng.uniform(0.7, 1.4)
+        f = 255.0 * (np.clip(f, 0, 255) / 255.0) ** g
+    if rng.random() < 0.3:
+        # uneven light: a gradient across the crop
+        yy, xx = np.mgrid[0:f.shape[0], 0:f.shape[1]].astype(np.float32) / f.shape[0]
+        f *= (1 + rng.uniform(-0.4, 0.4) * (xx - 0.5) + rng.uniform(-0.4, 0.4) * (yy - 0.5)
+              )[..., None]
+    if rng.random() < 0.3:
+        f = cv2.GaussianBlur(f, (0, 0), rng.uniform(0.4, 1.5))
+    f += rng.normal(0, rng.uniform(0, 8), f.shape).astype(np.float32)
+    return np.clip(f, 0, 255).astype(np.uint8)
+
+
+def photo_sample(image, dice, ignore, rng):
+    """A random window of a labelled photo at a random die size, turned and mirrored."""
+    med = float(np.median([s for _, _, s in dice])) if dice else 40.0
+    scale = rng.uniform(*SIZES) / med
+    turn = int(rng.integers(4))
+    angle = 90.0 * turn + (rng.uniform(-8, 8) if rng.random() < 0.5 else 0.0)
+    h, w = image.shape[:2]
+    if dice and rng.random() < 0.7:
+        px, py, _ = dice[int(rng.integers(len(dice)))]
+    else:
+        px, py = rng.uniform(0, w), rng.uniform(0, h)
+    px += rng.normal(0, 0.25) * CROP / scale
+    py += rng.normal(0, 0.25) * CROP / scale
+    m = cv2.getRotationMatrix2D((float(px), float(py)), angle, scale)
+    m[0, 2] += CROP / 2 - px
+    m[1, 2] += CROP / 2 - py
+    if rng.random() < 0.5:  # mirror
+        m = np.array([[-1, 0, CROP], [0, 1, 0]], np.float64) @ np.vstack([m, [0, 0, 1]])
+    fill = tuple(int(v) for v in rng.integers(0, 256, 3))
+    crop = cv2.warpAffine(image, m, (CROP, CROP), flags=cv2.INTER_AREA if scale < 1
+                          else cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
+                          borderValue=fill)
+    pts = [(m @ np.array([x, y, 1.0]), s * scale) for x, y, s in dice]
+    out = [(float(p[0]), float(p[1]), float(s)) for p, s in pts]
+    ign = []
+    for x0, y0, x1, y1 in ignore:
+        corners = np.array([[x0, y0, 1], [x1, y0, 1], [x0, y1, 1], [x1, y1, 1]], float) @ m.T
+        ign.append((*corners.min(axis=0), *corners.max(axis=0)))
+    return crop, out, ign
+
+
+def render_sample(rng):
+    set_name = SETS[int(rng.integers(len(SETS)))]
+    lo, hi = SIZES
+    tray = SyntheticTray(set_name, width=CROP, height=CROP, seed=int(rng.integers(1 << 30)),
+                         die_side=(lo / CROP, hi / CROP / 1.3))
+    image, truth = tray.render(n_dice=int(rng.integers(0, 16)), touching=0.4)
+    if rng.random() < 0.7:
+        image = distractors(image, truth, rng)
+    dice = []
+    for d in truth:
+        a = np.deg2rad(d.angle)
+        dice.append((d.x, d.y, d.side * (abs(np.cos(a)) + abs(np.sin(a)))))
+    return image, dice, []
+
+
+def distractors(image, truth, rng):
+    """Things on a table that are not dice: coins, holes, rings, dots, lines, card edges."""
+    img = image.copy()
+    side = float(np.median([d.side for d in truth])) if truth else rng.uniform(*SIZES)
+    for _ in range(int(rng.integers(1, 6))):
+        for _ in range(20):
+            x, y = rng.uniform(0, CROP, 2)
+            if all(np.hypot(x - d.x, y - d.y) > 0.8 * (d.side + side) for d in truth):
+                break
+        else:
+            continue
+        colour = tuple(int(v) for v in rng.integers(0, 256, 3))
+        kind = int(rng.integers(5))
+        r = int(side * rng.uniform(0.25, 0.6))
+        if kind == 0:  # coin or hole
+            cv2.circle(img, (int(x), int(y)), r, colour, -1, cv2.LINE_AA)
+        elif kind == 1:  # ring
+            cv2.circle(img, (int(x), int(y)), r, colour, max(1, r // 4), cv2.LINE_AA)
+        elif kind == 2:  # a few loose dots
+            for _ in range(int(rng.integers(1, 4))):
+                q = rng.normal(0, side * 0.3, 2)
+                cv2.circle(img, (int(x + q[0]), int(y + q[1])), max(1, int(side * 0.08)),
+                           colour, -1, cv2.LINE_AA)
+        elif kind == 3:  # a line (card edge, scratch)
+            a = rng.uniform(0, np.pi)
+            d = side * rng.uniform(1, 4)
+            cv2.line(img, (int(x - d * np.cos(a)), int(y - d * np.sin(a))),
+                     (int(x + d * np.cos(a)), int(y + d * np.sin(a))), colour,
+                     int(rng.integers(1, 4)), cv2.LINE_AA)
+        else:  # an elongated token
+            cv2.ellipse(img, (int(x), int(y)), (r * 2, max(1, r // 2)), float(rng.uniform(0, 180)),
+                        0, 360, colour, -1, cv2.LINE_AA)
+    return img
+
+
+def targets(dice, ignore, size=CROP):
+    """Heat map (Gaussian at each centre), weights (0 inside ignore boxes), regression."""
+    n = size // STRIDE
+    heat = np.zeros((n, n), np.float32)
+    weight = np.ones((n, n), np.float32)
+    reg = np.zeros((3, n, n), np.float32)
+    regmask = np.zeros((n, n), np.float32)
+    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
+    for x, y, s in dice:
+        cx, cy = x / STRIDE, y / STRIDE
+        if not (0 <= cx < n and 0 <= cy < n):
+            continue
+        sigma = max(0.6, s / STRIDE / 6.0)
+        g = np.exp(-((xx - cx + 0.5) ** 2 + (yy - cy + 0.5) ** 2) / (2 * sigma * sigma))
+        heat = np.maximum(heat, g)
+        ix, iy = int(cx), int(cy)
+        heat[iy, ix] = 1.0
+        reg[:, iy, ix] = (np.log(s), cx - ix, cy - iy)
+        regmask[iy, ix] = 1.0
+    for x0, y0, x1, y1 in ignore:
+        a, b = int(max(0, x0 // STRIDE)), int(min(n, x1 // STRIDE + 1))
+        c, d = int(max(0, y0 // STRIDE)), int(min(n, y1 // STRIDE + 1))
+        weight[c:d, a:b] = 0.0
+    return heat, weight, reg, regmask
+
+
+def to_tensor_batch(crops):
+    x = np.stack(crops).astype(np.float32) / 255.0
+    return x.transpose(0, 3, 1, 2)
+
+
+# ---------------------------------------------------------------------------------------
+
+def load_photos(folder: str, which: str):
+    _, items = load_labeled_dir(folder)
+    days = sorted({it.image.name.split("_")[1] for it in items})
+    out = []
+    for it in items:
+        day = it.image.name.split("_")[1]
+        if which != "all" and day != days[0 if which == "A" else 1]:
+            continue
+        img = cv2.imread(str(it.image))
+        dice = [(b.cx, b.cy, float(np.sqrt(b.w * b.h))) for b in it.boxes]
+        ign = [(g.cx - g.w / 2, g.cy - g.h / 2, g.cx + g.w / 2, g.cy + g.h / 2)
+               for g in it.ignore]
+        out.append((img, dice, ign, it.image.name))
+    return out
+
+
+def main() -> int:
+    ap = argparse.ArgumentParser(description=__doc__,
+                                 formatter_class=argparse.RawTextHelpFormatter)
+    ap.add_argument("--dev", help="YOLO-labelled photo folder (optional; renders only without)")
+    ap.add_argument("--train", choices=["A", "B", "all"], default="all",
+                    help="photos to learn from (A = first day, B = second day)")
+    ap.add_argument("--out", required=True)
+    ap.add_argument("--steps", type=int, default=3000)
+    ap.add_argument("--batch", type=int, default=16)
+    ap.add_argument("--renders", type=float, default=0.35,
+                    help="share of training samples that are renders")
+    ap.add_argument("--threads", type=int, default=2)
+    ap.add_argument("--seed", type=int, default=0)
+    args = ap.parse_args()
+
+    import torch
+
+    torch.manual_seed(args.seed)
+    torch.set_num_threads(args.threads)
+    rng = np.random.default_rng(args.seed)
+    photos = load_photos(args.dev, args.train) if args.dev else []
+    print(f"{len(photos)} photos, {sum(len(p[1]) for p in photos)} dice", flush=True)
+    model = build_model()
+    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=args.steps,
+                                                pct_start=0.1)
+    t0 = time.time()
+    model.train()
+    for step in range(args.steps):
+        crops, tg = [], []
+        for _ in range(args.batch):
+            if photos and rng.random() >= args.renders:
+                img, dice, ign, _ = photos[int(rng.integers(len(photos)))]
+                crop, d, g = photo_sample(img, dice, ign, rng)
+            else:
+                crop, d, g = render_sample(rng)
+            crops.append(photometric(crop, rng))
+            tg.append(targets(d, g))
+        x = torch.from_numpy(to_tensor_batch(crops))
+        heat = torch.from_numpy(np.stack([t[0] for t in tg]))[:, None]
+        weight = torch.from_numpy(np.stack([t[1] for t in tg]))[:, None]
+        reg = torch.from_numpy(np.stack([t[2] for t in tg]))
+        regmask = torch.from_numpy(np.stack([t[3] for t in tg]))[:, None]
+        out = model(x)
+        p = out[:, :1].clamp(1e-4, 1 - 1e-4)
+        pos = (heat >= 1.0).float()
+        # focal loss on the heat map (positives at centres, Gaussian-damped negatives)
+        lp = -((1 - p) ** 2) * torch.log(p) * pos
+        ln = -((1 - heat) ** 4) * (p ** 2) * torch.log(1 - p) * (1 - pos)
+        npos = pos.sum().clamp(min=1.0)
+        loss_heat = ((lp + ln) * weight).sum() / npos
+        loss_reg = (torch.abs(out[:, 1:] - reg) * regmask).sum() / npos
+        loss = loss_heat + loss_reg
+        opt.zero_grad()
+        loss.backward()
+        opt.step()
+        sched.step()
+        if step % 100 == 0 or step == args.steps - 1:
+            print(f"step {step} heat {loss_heat.item():.3f} reg {loss_reg.item():.3f} "
+                  f"{time.time() - t0:.0f}s", flush=True)
+    model.eval()
+    out = Path(args.out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    torch.onnx.export(model, torch.zeros(1, 3, 320, 320), str(out), input_names=["image"],
+                      output_names=["maps"], opset_version=17, dynamo=False,
+                      dynamic_axes={"image": {2: "h", 3: "w"}, "maps": {2: "h", 3: "w"}})
+    print(f"wrote {out} ({out.stat().st_size // 1024} KB) in {time.time() - t0:.0f} s")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
