@@ -107,16 +107,42 @@ def labelled_crops(items: Iterable[LabeledImage], faces: list[str], copies: int 
                                     jitter=k > 0), NONE
 
 
+def _fit_jittered(image: np.ndarray, cx: float, cy: float, side: float, angle: float,
+                  rng: np.random.Generator) -> np.ndarray:
+    """A crop as a poor detector fit would cut it: off centre, too large or too small, a
+    little turned (any quarter turn), then the light, blur and noise of ``photometric``.
+    One in three is a bad fit: a die read upright at a guessed size (any angle, half to
+    twice its side)."""
+    if rng.random() < 0.3:  # a bad fit
+        cx += rng.uniform(-0.25, 0.25) * side
+        cy += rng.uniform(-0.25, 0.25) * side
+        side *= np.exp(rng.uniform(np.log(0.55), np.log(1.9)))
+        angle += rng.uniform(-45, 45)
+    else:
+        cx += rng.normal(0, 0.06) * side
+        cy += rng.normal(0, 0.06) * side
+        side *= np.exp(rng.normal(0, 0.08))
+        angle += rng.normal(0, 5)
+    angle += 90 * int(rng.integers(4))
+    return photometric(die_crop(image, cx, cy, side * MARGIN, angle, CROP), rng)
+
+
 def synthetic_crops(set_name: str, n_frames: int, seed: int = 0, copies: int = 1,
-                    negatives: bool = True) -> Iterator[tuple[np.ndarray, str]]:
+                    negatives: bool = True, width: int = 640, height: int = 480,
+                    glare: float | None = None, fit_jitter: bool = False
+                    ) -> Iterator[tuple[np.ndarray, str]]:
     """Yield (crop, face) from synthetic trays of a face set, cut where the detector finds
-    each die (as at reading time); detections of no die are yielded as ``"none"``."""
+    each die (as at reading time); detections of no die are yielded as ``"none"``.
+
+    ``width`` x ``height`` is the render size; ``glare`` the share of dice with a highlight
+    (the renderer's default if None); ``fit_jitter`` makes the extra copies look like poor
+    detector fits (``_fit_jittered``) instead of the photo jitter (any angle)."""
     from .synth import SyntheticTray
 
     rng = np.random.default_rng(seed + 1)
-    tray = SyntheticTray(set_name, seed=seed)
+    tray = SyntheticTray(set_name, width, height, seed=seed)
     for _ in range(n_frames):
-        image, dice = tray.render()
+        image, dice = tray.render() if glare is None else tray.render(glare=glare)
         blobs = [refine_blob(image, b)[0] for b in find_dice(image).blobs]
         boxes = [Box(d.x, d.y, d.side * 1.2, d.side * 1.2, d.face) for d in dice]
         matched, extra = match_blobs(blobs, boxes)
@@ -126,7 +152,10 @@ def synthetic_crops(set_name: str, n_frames: int, seed: int = 0, copies: int = 1
             cx, cy, side, ang = (b.cx, b.cy, min(b.w, b.h), b.angle) if b else (
                 d.x, d.y, d.side, -d.angle)
             for k in range(copies):
-                yield _jittered(image, cx, cy, side, ang, rng, jitter=k > 0), d.face
+                if fit_jitter and k > 0:
+                    yield _fit_jittered(image, cx, cy, side, ang, rng), d.face
+                else:
+                    yield _jittered(image, cx, cy, side, ang, rng, jitter=k > 0), d.face
         if negatives:
             for i in extra:
                 b = blobs[i]
