@@ -33,7 +33,9 @@ from companion.vision.synth import SyntheticTray  # noqa: E402
 
 STRIDE = 4  # output cell size in input pixels
 CROP = 224  # training crop side
-SIZES = (10.0, 60.0)  # die sides (input pixels) the finder is taught
+SIZES = (10.0, 60.0)  # die sides (input pixels) the finder is mostly taught
+LARGE = (60.0, 110.0)  # and sometimes (a close camera): seen large, the frame is re-read
+LARGE_SHARE = 0.2
 SETS = ("d6", "outatime", "back_in_time")
 
 
@@ -110,7 +112,7 @@ def photometric(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 def photo_sample(image, dice, ignore, rng):
     """A random window of a labelled photo at a random die size, turned and mirrored."""
     med = float(np.median([s for _, _, s in dice])) if dice else 40.0
-    scale = rng.uniform(*SIZES) / med
+    scale = rng.uniform(*(LARGE if rng.random() < LARGE_SHARE else SIZES)) / med
     turn = int(rng.integers(4))
     angle = 90.0 * turn + (rng.uniform(-8, 8) if rng.random() < 0.5 else 0.0)
     h, w = image.shape[:2]
@@ -140,10 +142,11 @@ def photo_sample(image, dice, ignore, rng):
 
 def render_sample(rng):
     set_name = SETS[int(rng.integers(len(SETS)))]
-    lo, hi = SIZES
+    large = rng.random() < LARGE_SHARE
+    lo, hi = LARGE if large else SIZES
     tray = SyntheticTray(set_name, width=CROP, height=CROP, seed=int(rng.integers(1 << 30)),
-                         die_side=(lo / CROP, hi / CROP / 1.3))
-    image, truth = tray.render(n_dice=int(rng.integers(0, 16)), touching=0.4)
+                         die_side=(lo / CROP / 1.2, hi / CROP / 1.3))
+    image, truth = tray.render(n_dice=int(rng.integers(0, 3 if large else 16)), touching=0.4)
     if rng.random() < 0.7:
         image = distractors(image, truth, rng)
     dice = []

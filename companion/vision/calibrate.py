@@ -142,7 +142,7 @@ def learn_head(dice: str, samples: dict[str, list[np.ndarray]],
     crops = [c for f in faces for c in samples[f]] + list(negatives)
     labels = [f for f in faces for _ in samples[f]] + [NONE] * len(negatives)
     feats = np.concatenate([net.embed(crops[i:i + 256]) for i in range(0, len(crops), 256)])
-    return fit_head(feats, labels, classes, names)
+    return fit_head(feats, labels, classes, names, fingerprint=net.fingerprint)
 
 
 def learn_profile(folder: str | Path, dice: str | None = None,

@@ -1,7 +1,7 @@
 """Find dice with a small network: a heat map of die centres, with each die's size.
 
 The network (``models/dice_centres.onnx``, retrained by ``calibration/train_dice_detector.py``)
-looks at the frame shrunk so its long side is ``INPUT_SIDE`` pixels and says, for every 4 x 4
+looks at the frame shrunk so its short side is ``INPUT_SIDE`` pixels and says, for every 4 x 4
 cell, how likely a die's centre lies there, how big that die is and where in the cell the
 centre falls. It was taught dice of 10-60 pixels at that size; when the dice in a frame turn
 out much smaller or larger (another camera, height or zoom), the frame is read again at the
@@ -18,11 +18,14 @@ import numpy as np
 from .detect import Blob, Detection, find_dice, obstruction_share, refine_blob
 
 MODEL = Path(__file__).with_name("models") / "dice_centres.onnx"
-INPUT_SIDE = 384
+# The network reads the frame shrunk so its short side is this many pixels (a typical tray
+# shot then shows dice of 12-40 pixels), and rescaled when the dice turn out otherwise.
+INPUT_SIDE = 320
 STRIDE = 4
 # Dice the network reads best, in input pixels; outside this band the frame is rescaled.
 GOOD_SIDES = (14.0, 48.0)
 TARGET_SIDE = 26.0
+MAX_INPUT = 2048  # longest input side a rescale may ask for (tiny dice in a huge frame)
 # Least heat for a die centre; chosen on the first photo session and on renders.
 THRESHOLD = 0.3
 
@@ -36,9 +39,11 @@ class CentreFinder:
         self.threshold = threshold
         self.input_side = input_side
 
-    def _peaks(self, image: np.ndarray, long_side: float) -> list[tuple[float, ...]]:
+    def _peaks(self, image: np.ndarray, scale: float) -> list[tuple[float, ...]]:
+        """Die centres ``(x, y, side, side in input pixels, heat)`` with the frame scaled by
+        ``scale`` (positions and sides in frame pixels)."""
         h0, w0 = image.shape[:2]
-        scale = long_side / max(h0, w0)
+        scale = min(scale, MAX_INPUT / max(h0, w0))
         # Sides must halve evenly four times (the network works down to 1/16).
         nw = max(32, int(round(w0 * scale / 16)) * 16)
         nh = max(32, int(round(h0 * scale / 16)) * 16)
@@ -60,16 +65,23 @@ class CentreFinder:
     def find(self, image: np.ndarray, die_side: float | None = None) -> Detection:
         if image is None or image.ndim != 3 or image.size == 0:
             raise ValueError("finding dice needs a colour (BGR) image")
-        long_side = max(image.shape[:2])
-        want = float(self.input_side)
         if die_side:
-            want = long_side * TARGET_SIDE / die_side
-        peaks = self._peaks(image, want)
-        if peaks and not die_side:
-            seen = float(np.median([p[3] for p in peaks]))
-            if not GOOD_SIDES[0] <= seen <= GOOD_SIDES[1]:
-                want = float(np.clip(want * TARGET_SIDE / seen, 160, 1600))
-                peaks = self._peaks(image, want)
+            scale = TARGET_SIDE / die_side
+        else:
+            scale = self.input_side / min(image.shape[:2])
+        peaks = self._peaks(image, scale)
+        if not die_side:
+            for _ in range(2):
+                if peaks or scale >= 1.0:
+                    break
+                # Nothing at this scale: dice may be too small to see in it.
+                scale = min(1.0, 2.0 * scale)
+                peaks = self._peaks(image, scale)
+            if peaks:
+                seen = float(np.median([p[3] for p in peaks]))
+                if not GOOD_SIDES[0] <= seen <= GOOD_SIDES[1]:
+                    scale *= TARGET_SIDE / seen
+                    peaks = self._peaks(image, scale)
         peaks = _suppress(peaks)
         blobs = tuple(Blob(x, y, s, s, 0.0, conf) for x, y, s, _, conf in peaks)
         side = float(np.median([b.side for b in blobs])) if blobs else (
@@ -78,41 +90,29 @@ class CentreFinder:
 
 
 def _suppress(peaks: list[tuple[float, ...]]) -> list[tuple[float, ...]]:
-    """Keep the stronger of two centres closer than half a die (one die seen twice)."""
+    """One die per place: of two centres closer than half a die the stronger stays, and a
+    centre inside a die twice its size is a mark on that die (a pip of a large die)."""
     kept: list[tuple[float, ...]] = []
     for p in sorted(peaks, key=lambda p: -p[4]):
         if all(np.hypot(p[0] - q[0], p[1] - q[1]) > 0.5 * min(p[2], q[2]) for q in kept):
             kept.append(p)
-    return kept
+    return [p for p in kept
+            if not any(q[2] >= 1.8 * p[2] and max(abs(p[0] - q[0]), abs(p[1] - q[1]))
+                       < 0.4 * q[2] for q in kept)]
 
 
+def fit_blob(image: np.ndarray, blob: Blob, die_side: float) -> tuple[Blob, bool]:
+    """Fit a found die tightly (``refine_blob``); returns ``(blob, fitted)``.
 
-def fit_rough(image: np.ndarray, blobs: tuple[Blob, ...] | list[Blob]
-              ) -> list[tuple[Blob, bool]]:
-    """Fit dice whose sizes are rough guesses (the network's, which include the sides of a
-    die seen at a slant): a die that will not fit at first is tried again at the size of the
-    dice that did, and read upright at that size if it still will not. Returns
-    ``(blob, fitted)`` pairs like ``refine_blob``."""
-    fits = [refine_blob(image, b, least=0.25) for b in blobs]
-    # A second pass from the first fit centres the window on the die: the same fit the
-    # geometric detector's tighter blobs get.
-    for i, (f, ok) in enumerate(fits):
-        if ok:
-            again, ok2 = refine_blob(image, f)
-            if ok2:
-                fits[i] = (again, True)
-    sides = [min(f.w, f.h) for f, ok in fits if ok]
-    if not sides:
-        return fits
-    side = float(np.median(sides))
-    out = []
-    for b, (f, ok) in zip(blobs, fits, strict=True):
-        if not ok:
-            f, ok = refine_blob(image, Blob(b.cx, b.cy, side, side, 0.0, b.fill))
-            if not ok:
-                f = Blob(b.cx, b.cy, side, side, 0.0, b.fill)
-        out.append((f, ok))
-    return out
+    When no die-shaped body can be fitted (a translucent die, a die like the table), a piece
+    of a die smaller than the others is read through a window the size of the other dice; a
+    die the network found is read upright in its own window, which it sizes well enough.
+    """
+    fitted, ok = refine_blob(image, blob)
+    if not ok and blob.side < 0.85 * die_side:
+        fitted = Blob(blob.cx, blob.cy, die_side, die_side, blob.angle, blob.fill)
+    return fitted, ok
+
 
 _default: CentreFinder | None = None
 
@@ -122,7 +122,9 @@ def locate_dice(image: np.ndarray) -> list[Blob]:
     file is there, the geometric detector otherwise): calibration cuts its crops here."""
     global _default
     if not MODEL.exists():
-        return [refine_blob(image, b)[0] for b in find_dice(image).blobs]
-    if _default is None:
-        _default = CentreFinder()
-    return [b for b, _ in fit_rough(image, _default.find(image).blobs)]
+        det = find_dice(image)
+    else:
+        if _default is None:
+            _default = CentreFinder()
+        det = _default.find(image)
+    return [fit_blob(image, b, det.die_side)[0] for b in det.blobs]

@@ -15,6 +15,7 @@ Two classifiers behind one call, ``classify(crops) -> [(face, confidence)]``:
 
 from __future__ import annotations
 
+import hashlib
 from pathlib import Path
 
 import cv2
@@ -170,6 +171,7 @@ class FeatureNet:
 
     def __init__(self, names: str) -> None:
         self.nets = []
+        digest = hashlib.sha256()
         for name in names.split("+"):
             path = MODELS / f"{name}.features.onnx"
             if not path.exists():
@@ -177,7 +179,11 @@ class FeatureNet:
                     f"the profile's classifier reads features of {name!r}, but {path} is "
                     "missing; re-create the profile with 'companion calibrate dice'"
                 )
+            data = path.read_bytes()
+            digest.update(data)
             self.nets.append(cv2.dnn.readNetFromONNX(str(path)))
+        # Which networks exactly: a profile taught on other features would read nonsense.
+        self.fingerprint = digest.hexdigest()[:16]
 
     def embed(self, crops: list[np.ndarray]) -> np.ndarray:
         """Features of each crop, averaged over its four quarter turns (so a die's turn on
@@ -199,6 +205,12 @@ class HeadClassifier:
 
     def __init__(self, head: dict) -> None:
         self.features = FeatureNet(head["features"])
+        if head.get("fingerprint") not in (None, self.features.fingerprint):
+            raise ProfileError(
+                "the profile was taught on another version of the face networks "
+                f"({head['features']}); re-create it with 'companion calibrate dice' "
+                "(the same labelled photos will do)"
+            )
         self.classes = list(head["classes"])
         self.faces = [c for c in self.classes if c != NONE]
         self.mean = np.array(head["mean"], np.float32)
@@ -224,7 +236,7 @@ def softmax(logits: np.ndarray) -> np.ndarray:
 
 
 def fit_head(features: np.ndarray, labels: list[str], classes: list[str], name: str,
-             l2: float = 1e-2, steps: int = 600) -> dict:
+             l2: float = 1e-2, steps: int = 600, fingerprint: str | None = None) -> dict:
     """Multinomial logistic regression, balanced over classes, by full-batch Adam steps.
 
     Small and deterministic: a few thousand samples of 96 features fit in well under a
@@ -254,8 +266,11 @@ def fit_head(features: np.ndarray, labels: list[str], classes: list[str], name: 
         w -= lr * (mw / (1 - b1 ** t)) / (np.sqrt(vw / (1 - b2 ** t)) + 1e-8)
         b -= lr * (mb / (1 - b1 ** t)) / (np.sqrt(vb / (1 - b2 ** t)) + 1e-8)
     r = lambda a: [round(float(v), 5) for v in a]  # noqa: E731 - short JSON numbers
-    return {"features": name, "classes": list(classes), "mean": r(mean), "scale": r(scale),
+    head = {"features": name, "classes": list(classes), "mean": r(mean), "scale": r(scale),
             "weights": [r(row) for row in w], "bias": r(b)}
+    if fingerprint:
+        head["fingerprint"] = fingerprint
+    return head
 
 
 def nearest_colour(crop: np.ndarray, colours: dict[str, tuple[int, int, int]]

@@ -301,15 +301,13 @@ def _median_side(comps: list[_Part]) -> float:
     return float(np.sqrt(np.median([a for a in areas if a >= SPECK * big])))
 
 
-def refine_blob(image: np.ndarray, blob: Blob, least: float = 0.5) -> tuple[Blob, bool]:
+def refine_blob(image: np.ndarray, blob: Blob) -> tuple[Blob, bool]:
     """Fit the die body more tightly than the detector's mask, which includes the shadow.
 
     Cuts a window twice the die size around the blob, keeps the pixels near the die's own
     colour (marks enclosed by the body are filled in), and fits a rotated square to them.
     Returns ``(blob, True)`` with the tighter fit, or ``(blob, False)`` unchanged when no
-    die-shaped body is found (a tray corner, a wall piece, a translucent die). ``least`` is
-    the smallest body accepted, as a share of the blob's area (lower when the blob's size is
-    only a rough guess).
+    die-shaped body is found (a tray corner, a wall piece, a translucent die).
     """
     s = blob.side
     size = 64
@@ -320,9 +318,7 @@ def refine_blob(image: np.ndarray, blob: Blob, least: float = 0.5) -> tuple[Blob
     win = cv2.warpAffine(image, m, (size, size), flags=cv2.INTER_LINEAR,
                          borderMode=cv2.BORDER_REPLICATE)
     lab = cv2.cvtColor(win, cv2.COLOR_BGR2Lab).astype(np.float32)
-    # The body colour is the median of the window's middle (its middle quarter when the
-    # blob's size is a rough guess that may be much larger than the die).
-    q = size // 4 if least >= 0.5 else 3 * size // 8
+    q = size // 4
     body = np.median(lab[q:size - q, q:size - q].reshape(-1, 3), axis=0)
     dist = np.sqrt(((lab - body) ** 2).sum(axis=2))
     d8 = np.clip(dist * 2, 0, 255).astype(np.uint8)
@@ -338,7 +334,7 @@ def refine_blob(image: np.ndarray, blob: Blob, least: float = 0.5) -> tuple[Blob
     ys, xs = np.nonzero(labels == c)
     area = len(xs)
     expect = (size / 2.0) ** 2
-    if not least * expect <= area <= 1.4 * expect:
+    if not 0.5 * expect <= area <= 1.4 * expect:
         return blob, False
     (rx, ry), (rw, rh), ra = _rect(np.stack([xs, ys], 1).astype(np.float32))
     if max(rw, rh) > 1.35 * max(min(rw, rh), 1):

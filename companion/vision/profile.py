@@ -21,7 +21,8 @@ Format (version 2; version 1 files, without "head", are still read)::
         "classes": ["flux", ..., "none"], # "none": not a die
         "mean": [96 floats], "scale": [96 floats],
         "weights": [[96 floats], ...],    # one row per class
-        "bias": [floats]
+        "bias": [floats],
+        "fingerprint": "0123abcd..."      # which exact networks (sha256 of their files)
       }
     }
 """
@@ -177,6 +178,8 @@ def _check_head(head: object, where: str, fix: str) -> dict | None:
         raise ProfileError(f"{where}: head.classes should list at least two face names; {fix}")
     if not isinstance(head.get("features"), str):
         raise ProfileError(f"{where}: head.features should name a face network; {fix}")
+    if not isinstance(head.get("fingerprint", ""), str):
+        raise ProfileError(f"{where}: head.fingerprint should be a string; {fix}")
     mean = head.get("mean")
     if not numbers(mean) or not mean:
         raise ProfileError(f"{where}: head.mean should be a list of numbers; {fix}")

@@ -9,12 +9,12 @@ from pathlib import Path
 import numpy as np
 
 from .centres import MODEL as CENTRES_MODEL
-from .centres import CentreFinder, fit_rough
+from .centres import CentreFinder, fit_blob
 from .classify import NONE, HeadClassifier, NetClassifier, TemplateClassifier, nearest_colour
 from .crops import die_crop
 from .dataset import CROP, MARGIN
 from .defaults import default_profile
-from .detect import Blob, find_dice, refine_blob
+from .detect import find_dice
 from .faces import FACE_SETS, face_set
 from .profile import DiceProfile
 from .tray import TrayView
@@ -114,10 +114,7 @@ class DiceReader:
         view = self.tray.warp(frame) if self.tray is not None else frame
         det = (self.finder.find(view, self.die_side) if self.finder is not None
                else find_dice(view, self.die_side))
-        if self.finder is not None:
-            refined = fit_rough(view, det.blobs)
-        else:
-            refined = [self._fit(view, b, det.die_side) for b in det.blobs]
+        refined = [fit_blob(view, b, det.die_side) for b in det.blobs]
         crops = [die_crop(view, b.cx, b.cy, min(b.w, b.h) * MARGIN, b.angle, CROP)
                  for b, _ in refined]
         labels = self.classifier.classify(crops)
@@ -130,6 +127,11 @@ class DiceReader:
                     self.classifier, TemplateClassifier):
                 # No die-shaped body and no face matched well: a tray corner or a mark.
                 continue
+            if self.colours and not ok:
+                # An unfitted box may hold much table around the die: judge the colour on
+                # the middle of the box only.
+                crop = die_crop(view, blob.cx, blob.cy, min(blob.w, blob.h) * 0.7, blob.angle,
+                                CROP)
             colour, cconf = nearest_colour(crop, self.colours)
             if colour is not None and face in self.set.colours and conf >= self.unknown_below:
                 # On Back in Time dice the symbol face tells the colour; trust the symbol.
@@ -153,15 +155,6 @@ class DiceReader:
         dice.sort(key=lambda d: (round(d.y / max(det.die_side, 1.0)), d.x))
         ms = (time.perf_counter() - t0) * 1000.0
         return FrameResult(tuple(dice), det.obstruction, det.die_side, ms)
-
-    @staticmethod
-    def _fit(view: np.ndarray, blob: Blob, die_side: float) -> tuple[Blob, bool]:
-        fitted, ok = refine_blob(view, blob)
-        if not ok and blob.side < 0.85 * die_side:
-            # A pale or dark die on a like-coloured table is found only in part; read a
-            # window the size of the other dice rather than a piece of the face.
-            fitted = Blob(blob.cx, blob.cy, die_side, die_side, blob.angle, blob.fill)
-        return fitted, ok
 
     def read(self, frame: np.ndarray) -> list[Die]:
         """The dice in one frame (no settling: see ``Settler`` for rolls)."""

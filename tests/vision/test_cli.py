@@ -101,3 +101,18 @@ def test_calibrate_markers(tmp_path: Path, capsys) -> None:
 def test_usage_errors(args: list[str]) -> None:
     with pytest.raises(SystemExit):
         main(args)
+
+
+@pytest.mark.parametrize("finder", ["net", "geometry"])
+def test_read_with_either_finder(tmp_path: Path, capsys, finder: str) -> None:
+    image, truth = SyntheticTray("d6", seed=61).render(n_dice=4, touching=0.0)
+    cv2.imwrite(str(tmp_path / "t.png"), image)
+    assert main(["read", "--finder", finder, str(tmp_path / "t.png")]) == 0
+    dice = json.loads(capsys.readouterr().out)["dice"]
+    assert sorted(d["face"] for d in dice) == sorted(t.face for t in truth)
+
+
+def test_an_unknown_finder_is_refused(capsys) -> None:
+    with pytest.raises(SystemExit):
+        main(["read", "--finder", "magic", "x.png"])
+    assert "invalid choice: 'magic'" in capsys.readouterr().err

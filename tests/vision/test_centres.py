@@ -1,0 +1,205 @@
+"""The dice-centre network: finds dice of every face set, at any camera scale, and falls back
+to geometry when its model file is missing; profiles carry a learned classifier."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import numpy as np
+import pytest
+
+from companion.vision import DiceProfile, DiceReader, ProfileError, SyntheticTray, centres
+from companion.vision.calibrate import learn_profile
+from companion.vision.centres import CentreFinder, fit_blob
+from companion.vision.classify import HeadClassifier, TemplateClassifier, fit_head
+from companion.vision.defaults import default_profile
+from companion.vision.detect import obstruction_share
+from companion.vision.faces import FACE_SETS
+from companion.vision.sources import SyntheticSource
+
+from .conftest import write_labeled
+
+
+def _score(blobs, truth) -> tuple[int, int, list[float]]:
+    """(found, extra, size ratios) matching blob centres to true dice within half a die."""
+    used: set[int] = set()
+    ratios = []
+    extra = 0
+    for b in blobs:
+        hit = next((j for j, t in enumerate(truth)
+                    if j not in used and np.hypot(b.cx - t.x, b.cy - t.y) < 0.5 * t.side), None)
+        if hit is None:
+            extra += 1
+        else:
+            used.add(hit)
+            ratios.append(b.side / truth[hit].side)
+    return len(used), extra, ratios
+
+
+@pytest.mark.parametrize("dice", list(FACE_SETS))
+def test_finds_rendered_dice_of_every_set(dice: str) -> None:
+    finder = CentreFinder()
+    tray = SyntheticTray(dice, seed=501)
+    found = extra = total = 0
+    ratios: list[float] = []
+    for _ in range(12):
+        image, truth = tray.render()
+        f, e, r = _score(finder.find(image).blobs, truth)
+        found, extra, total = found + f, extra + e, total + len(truth)
+        ratios += r
+    assert found / total >= 0.97, (found, total)
+    assert extra <= 0.03 * total, extra
+    # Sizes are rough (the axis-aligned box of a turned die), never wildly off.
+    assert 0.8 <= min(ratios) and max(ratios) <= 1.9, (min(ratios), max(ratios))
+
+
+def test_found_dice_are_fitted_to_tight_turned_squares() -> None:
+    image, truth = SyntheticTray("d6", seed=502).render(n_dice=6, touching=0.0)
+    det = CentreFinder().find(image)
+    fits = [fit_blob(image, b, det.die_side) for b in det.blobs]
+    assert sum(ok for _, ok in fits) >= 4  # the others are read upright in their own box
+    for blob, ok in fits:
+        if ok:
+            true = min(truth, key=lambda t: np.hypot(t.x - blob.cx, t.y - blob.cy))
+            assert abs(blob.side / true.side - 1) < 0.15
+            turn = (blob.angle + true.angle) % 90.0  # the renderer turns the other way
+            assert min(turn, 90.0 - turn) < 8.0, (blob.angle, true.angle)
+
+
+def test_small_dice_in_a_large_frame_are_found_at_a_finer_scale() -> None:
+    # A high camera: dice of ~20 px in a 1920 x 1080 frame (7 px at the usual scale).
+    tray = SyntheticTray("d6", width=1920, height=1080, seed=503, die_side=(0.018, 0.02))
+    image, truth = tray.render(n_dice=8, touching=0.0)
+    found, extra, _ = _score(CentreFinder().find(image).blobs, truth)
+    assert found >= 7 and extra <= 1, (found, extra)
+
+
+def test_large_dice_are_found_at_a_coarser_scale() -> None:
+    # A close camera: dice a fifth of the frame high.
+    tray = SyntheticTray("outatime", width=640, height=480, seed=504, die_side=(0.2, 0.22))
+    image, truth = tray.render(n_dice=3, touching=0.0)
+    found, extra, _ = _score(CentreFinder().find(image).blobs, truth)
+    assert found == len(truth) and extra == 0
+
+
+def test_an_empty_table_has_no_dice() -> None:
+    image, _ = SyntheticTray("d6", seed=505).render(n_dice=0)
+    assert CentreFinder().find(image).blobs == ()
+
+
+def test_a_hand_is_an_obstruction_and_a_few_dice_are_not() -> None:
+    source = SyntheticSource("outatime", seed=3, hand_every=2)
+    shares = {False: [], True: []}
+    for _ in range(4 * (source.roll_frames + source.settle_frames)):
+        frame = source.read()
+        still = source._phase > source.roll_frames
+        hand = still and source._roll % 2 == 0
+        if still:
+            side = float(np.median([t.side for t in source.truth])) if source.truth else 30.0
+            shares[hand].append(obstruction_share(frame.image, side))
+    assert max(shares[False]) < 0.01
+    assert min(shares[True]) > 0.05
+
+
+def test_reader_falls_back_to_geometry_without_the_model(monkeypatch, tmp_path: Path) -> None:
+    monkeypatch.setattr(centres, "MODEL", tmp_path / "missing.onnx")
+    import companion.vision.reader as reader_module
+
+    monkeypatch.setattr(reader_module, "CENTRES_MODEL", tmp_path / "missing.onnx")
+    reader = DiceReader("d6")
+    assert reader.finder is None
+    image, truth = SyntheticTray("d6", seed=507).render(n_dice=4, touching=0.0)
+    assert len(reader.read(image)) == 4
+    with pytest.raises(ValueError, match="unknown dice finder 'magic'"):
+        DiceReader("d6", finder="magic")
+
+
+def test_both_finders_read_the_roll() -> None:
+    # A pale die on a pale table: the network finds it, geometry may not; neither invents.
+    image, truth = SyntheticTray("d6", seed=508).render(n_dice=5, touching=0.0)
+    want = sorted(t.face for t in truth)
+    assert sorted(d.face for d in DiceReader("d6", finder="net").read(image)) == want
+    geometric = [d.face for d in DiceReader("d6", finder="geometry").read(image)]
+    assert len(geometric) >= 4
+    assert all(geometric.count(f) <= want.count(f) for f in geometric)
+
+
+# -- the learned classifier in a profile -----------------------------------------------------
+
+def test_fit_head_separates_classes() -> None:
+    rng = np.random.default_rng(0)
+    a = rng.normal(0, 1, (60, 8)) + 3
+    b = rng.normal(0, 1, (60, 8)) - 3
+    head = fit_head(np.vstack([a, b]), ["a"] * 60 + ["b"] * 60, ["a", "b"], "test")
+    w, bias = np.array(head["weights"]), np.array(head["bias"])
+    z = (np.vstack([a, b]) - head["mean"]) / np.array(head["scale"])
+    pred = (z @ w.T + bias).argmax(axis=1)
+    assert (pred[:60] == 0).all() and (pred[60:] == 1).all()
+    json.dumps(head)  # plain JSON numbers
+
+
+def test_learned_profile_has_a_head_and_the_reader_uses_it(tmp_path: Path) -> None:
+    folder = write_labeled(tmp_path / "o", SyntheticTray("outatime", seed=509), 8,
+                           list(FACE_SETS["outatime"].faces), n_dice=6)
+    profile = learn_profile(folder)
+    assert profile.head is not None
+    assert profile.head["classes"][-1] == "none"
+    assert profile.head["features"] == "d6_faces+outatime_faces"
+    profile.save(tmp_path / "o.json")
+    saved = json.loads((tmp_path / "o.json").read_text())
+    assert saved["version"] == 2 and "head" in saved
+    reader = DiceReader(profile=tmp_path / "o.json")
+    assert isinstance(reader.classifier, HeadClassifier)
+    image, truth = SyntheticTray("outatime", seed=510).render(n_dice=6, touching=0.0)
+    assert sorted(d.face for d in reader.read(image)) == sorted(t.face for t in truth)
+
+
+def test_version_1_profiles_still_read_with_templates(tmp_path: Path) -> None:
+    data = default_profile("d6").to_json()
+    data["version"] = 1
+    (tmp_path / "v1.json").write_text(json.dumps(data))
+    reader = DiceReader(profile=tmp_path / "v1.json")
+    assert isinstance(reader.classifier, TemplateClassifier)
+
+
+@pytest.mark.parametrize("change, message", [
+    (lambda h: h.update(weights=h["weights"][:-1]), "head.weights should be 2 rows of 3"),
+    (lambda h: h.update(scale=[1.0]), "head.scale should be 3 numbers"),
+    (lambda h: h.update(classes=["a"]), "head.classes should list at least two"),
+    (lambda h: h.update(bias="x"), "head.bias should be 2 numbers"),
+    (lambda h: h.update(features=3), "head.features should name a face network"),
+    (lambda h: h["mean"].__setitem__(0, "nan"), "head.mean should be a list of numbers"),
+])
+def test_a_damaged_head_is_refused_clearly(tmp_path: Path, change, message) -> None:
+    data = default_profile("d6").to_json()
+    head = {"features": "d6_faces", "classes": ["1", "none"], "mean": [0.0, 0.0, 0.0],
+            "scale": [1.0, 1.0, 1.0], "weights": [[0.0] * 3, [0.0] * 3], "bias": [0.0, 0.0]}
+    change(head)
+    data["head"] = head
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(ProfileError) as err:
+        DiceProfile.load(path)
+    assert message in str(err.value) and str(path) in str(err.value)
+
+
+def test_a_head_naming_a_missing_network_says_so(tmp_path: Path) -> None:
+    data = default_profile("d6").to_json()
+    data["head"] = {"features": "no_such_net", "classes": ["1", "none"], "mean": [0.0],
+                    "scale": [1.0], "weights": [[0.0], [0.0]], "bias": [0.0, 0.0]}
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(ProfileError, match="no_such_net.*calibrate dice"):
+        DiceReader(profile=path)
+
+
+def test_a_head_taught_on_other_networks_is_refused(tmp_path: Path) -> None:
+    folder = write_labeled(tmp_path / "d", SyntheticTray("d6", seed=520), 6,
+                           list(FACE_SETS["d6"].faces), n_dice=6)
+    profile = learn_profile(folder)
+    assert len(profile.head["fingerprint"]) == 16
+    profile.head["fingerprint"] = "0" * 16
+    profile.save(tmp_path / "old.json")
+    with pytest.raises(ProfileError, match="another version of the face networks"):
+        DiceReader(profile=tmp_path / "old.json")
