@@ -128,8 +128,9 @@ def main() -> int:
         _, items = load_labeled_dir(args.dev)
         train_items = split(items, args.train)
         held = [] if args.train == "all" else split(items, "B" if args.train == "A" else "A")
+        # Photos: other dice colours (hue turned) and the reader's poorer fits too.
         xr, yr = arrays(labelled_crops(train_items, CLASSES, copies=args.copies,
-                                       seed=args.seed))
+                                       seed=args.seed, colour=True, fit_jitter=True))
     if rendered and args.cache and Path(args.cache).exists():
         with np.load(args.cache) as z:
             xs, ys = z["x"], z["y"]

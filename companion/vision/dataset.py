@@ -47,7 +47,7 @@ def match_blobs(blobs: Iterable[Blob], boxes: Iterable[Box], margin: float = 0.1
 
 
 def _jittered(image: np.ndarray, cx: float, cy: float, side: float, angle: float,
-              rng: np.random.Generator, jitter: bool) -> np.ndarray:
+              rng: np.random.Generator, jitter: bool, colour: bool = False) -> np.ndarray:
     if jitter:
         cx += rng.normal(0, 0.05) * side
         cy += rng.normal(0, 0.05) * side
@@ -55,12 +55,21 @@ def _jittered(image: np.ndarray, cx: float, cy: float, side: float, angle: float
         angle += rng.uniform(0, 360)
     crop = die_crop(image, cx, cy, side * MARGIN, angle, CROP)
     if jitter:
-        crop = photometric(crop, rng)
+        crop = photometric(crop, rng, colour)
     return crop
 
 
-def photometric(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
-    """Random light, colour cast, blur and noise: what another table and camera would do."""
+def photometric(crop: np.ndarray, rng: np.random.Generator, colour: bool = False
+                ) -> np.ndarray:
+    """Random light, colour cast, blur and noise: what another table and camera would do.
+    ``colour`` also turns the hue, changes the saturation or drops the colour (other dice)."""
+    if colour and rng.random() < 0.6:
+        hsv = cv2.cvtColor(crop, cv2.COLOR_BGR2HSV).astype(np.int16)
+        hsv[..., 0] = (hsv[..., 0] + int(rng.integers(0, 180))) % 180
+        hsv[..., 1] = np.clip(hsv[..., 1] * rng.uniform(0.4, 1.5), 0, 255)
+        crop = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)
+    elif colour and rng.random() < 0.1:
+        crop = cv2.cvtColor(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
     f = crop.astype(np.float32)
     f = f * rng.uniform(0.7, 1.3) + rng.uniform(-25, 25)
     f *= rng.uniform(0.85, 1.15, 3).astype(np.float32)
@@ -71,20 +80,24 @@ def photometric(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def labelled_crops(items: Iterable[LabeledImage], faces: list[str], copies: int = 1,
-                   seed: int = 0, negatives: bool = True
-                   ) -> Iterator[tuple[np.ndarray, str]]:
+                   seed: int = 0, negatives: bool = True, colour: bool = False,
+                   fit_jitter: bool = False) -> Iterator[tuple[np.ndarray, str]]:
     """Yield (crop, face) for every labelled die; ``copies`` > 1 adds jittered copies.
 
-    The die's angle and size come from the detector where it found the die (as at reading
-    time); otherwise from the label box. Detections matching no label and lying outside
-    ignore regions are yielded as ``"none"`` when ``negatives``.
+    The die's angle and size come from the reader's finder where it found the die (as at
+    reading time); otherwise from the label box. Detections matching no label and lying
+    outside ignore regions are yielded as ``"none"`` when ``negatives``. ``colour`` turns the
+    hue of jittered copies (dice of other colours); ``fit_jitter`` makes every other copy a
+    poorer fit (``_fit_jittered``).
     """
+    from .centres import locate_dice
+
     rng = np.random.default_rng(seed)
     for item in items:
         image = cv2.imread(str(item.image))
         if image is None:
             continue
-        blobs = [refine_blob(image, b)[0] for b in find_dice(image).blobs]
+        blobs = locate_dice(image)
         matched, extra = match_blobs(blobs, item.boxes)
         by_box = {j: blobs[i] for i, j in matched.items()}
         for j, box in enumerate(item.boxes):
@@ -96,7 +109,10 @@ def labelled_crops(items: Iterable[LabeledImage], faces: list[str], copies: int 
             else:
                 cx, cy, side, ang = box.cx, box.cy, min(box.w, box.h), 0.0
             for k in range(copies):
-                yield _jittered(image, cx, cy, side, ang, rng, jitter=k > 0), box.face
+                if fit_jitter and k % 2 == 1:
+                    yield _fit_jittered(image, cx, cy, side, ang, rng, colour), box.face
+                else:
+                    yield _jittered(image, cx, cy, side, ang, rng, k > 0, colour), box.face
         if negatives:
             for i in extra:
                 b = blobs[i]
@@ -104,11 +120,11 @@ def labelled_crops(items: Iterable[LabeledImage], faces: list[str], copies: int 
                     continue
                 for k in range(max(1, copies // 2)):
                     yield _jittered(image, b.cx, b.cy, min(b.w, b.h), b.angle, rng,
-                                    jitter=k > 0), NONE
+                                    k > 0, colour), NONE
 
 
 def _fit_jittered(image: np.ndarray, cx: float, cy: float, side: float, angle: float,
-                  rng: np.random.Generator) -> np.ndarray:
+                  rng: np.random.Generator, colour: bool = False) -> np.ndarray:
     """A crop as a poor detector fit would cut it: off centre, too large or too small, a
     little turned (any quarter turn), then the light, blur and noise of ``photometric``.
     One in three is a bad fit: a die read upright at a guessed size (any angle, half to
@@ -124,7 +140,7 @@ def _fit_jittered(image: np.ndarray, cx: float, cy: float, side: float, angle: f
         side *= np.exp(rng.normal(0, 0.08))
         angle += rng.normal(0, 5)
     angle += 90 * int(rng.integers(4))
-    return photometric(die_crop(image, cx, cy, side * MARGIN, angle, CROP), rng)
+    return photometric(die_crop(image, cx, cy, side * MARGIN, angle, CROP), rng, colour)
 
 
 def synthetic_crops(set_name: str, n_frames: int, seed: int = 0, copies: int = 1,
