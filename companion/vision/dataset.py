@@ -12,8 +12,9 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from .centres import locate_dice
 from .crops import die_crop
-from .detect import Blob, find_dice, refine_blob
+from .detect import Blob
 from .labeled import Box, LabeledImage
 
 CROP = 32  # classifier input side in pixels
@@ -90,8 +91,6 @@ def labelled_crops(items: Iterable[LabeledImage], faces: list[str], copies: int 
     hue of jittered copies (dice of other colours); ``fit_jitter`` makes every other copy a
     poorer fit (``_fit_jittered``).
     """
-    from .centres import locate_dice
-
     rng = np.random.default_rng(seed)
     for item in items:
         image = cv2.imread(str(item.image))
@@ -147,8 +146,8 @@ def synthetic_crops(set_name: str, n_frames: int, seed: int = 0, copies: int = 1
                     negatives: bool = True, width: int = 640, height: int = 480,
                     glare: float | None = None, fit_jitter: bool = False
                     ) -> Iterator[tuple[np.ndarray, str]]:
-    """Yield (crop, face) from synthetic trays of a face set, cut where the detector finds
-    each die (as at reading time); detections of no die are yielded as ``"none"``.
+    """Yield (crop, face) from synthetic trays of a face set, cut where the reader's finder
+    finds each die (as at reading time); detections of no die are yielded as ``"none"``.
 
     ``width`` x ``height`` is the render size; ``glare`` the share of dice with a highlight
     (the renderer's default if None); ``fit_jitter`` makes the extra copies look like poor
@@ -159,7 +158,7 @@ def synthetic_crops(set_name: str, n_frames: int, seed: int = 0, copies: int = 1
     tray = SyntheticTray(set_name, width, height, seed=seed)
     for _ in range(n_frames):
         image, dice = tray.render() if glare is None else tray.render(glare=glare)
-        blobs = [refine_blob(image, b)[0] for b in find_dice(image).blobs]
+        blobs = locate_dice(image)
         boxes = [Box(d.x, d.y, d.side * 1.2, d.side * 1.2, d.face) for d in dice]
         matched, extra = match_blobs(blobs, boxes)
         by_box = {j: blobs[i] for i, j in matched.items()}
