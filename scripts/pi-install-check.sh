@@ -84,6 +84,18 @@ assert button.is_pressed
 print("cv2 works on numpy", numpy.__version__, "| pin map", pins.buttons.as_dict(), "| gpiozero mock OK")
 '
 
+step "the dice reader's networks run through this OpenCV (finder and d6 faces on a rendered tray)"
+inside "$VENV/bin/python" -c '
+from companion.vision import DiceReader, SyntheticTray
+image, truth = SyntheticTray("d6", seed=3).render(n_dice=5, touching=0.0)
+reader = DiceReader("d6")
+dice = reader.read(image)
+print("finder", "network" if reader.finder else "geometry", "| read", sorted(d.face for d in dice),
+      "| true", sorted(t.face for t in truth))
+assert reader.finder is not None, "the dice finder network did not load"
+assert sorted(d.face for d in dice) == sorted(t.face for t in truth), "misread a rendered tray"
+'
+
 step "the companion command runs"
 inside "$VENV/bin/companion" --help | head -3
 
