@@ -22,7 +22,7 @@ import numpy as np
 from .centres import locate_dice
 from .classify import MODELS, NONE, FeatureNet, body_bgr, body_lab, fit_head, template_of
 from .crops import die_crop
-from .dataset import CROP, MARGIN, match_blobs, photometric
+from .dataset import CROP, MARGIN, jittered_crop, match_blobs
 from .faces import FACE_SETS
 from .labeled import LabelError, load_labeled_dir
 from .profile import TEMPLATE, DiceProfile
@@ -94,19 +94,6 @@ def _die_windows(blobs, boxes) -> list[tuple[float, float, float, float]]:
         else:
             out.append((box.cx, box.cy, min(box.w, box.h), 0.0))
     return out
-
-
-def jittered_crop(image: np.ndarray, cx: float, cy: float, side: float, angle: float,
-                  rng: np.random.Generator, jitter: bool = True) -> np.ndarray:
-    """A die crop as the reader cuts it; with ``jitter``, a little off-centre, resized, at a
-    random turn and under other light: what the same die looks like on another roll."""
-    if jitter:
-        cx += rng.normal(0, 0.05) * side
-        cy += rng.normal(0, 0.05) * side
-        side *= rng.uniform(0.9, 1.12)
-        angle += rng.uniform(0, 360)
-    crop = die_crop(image, cx, cy, side * MARGIN, angle, CROP)
-    return photometric(crop, rng) if jitter else crop
 
 
 def _not_dice(image: np.ndarray, blobs, boxes, ignore, side: float,

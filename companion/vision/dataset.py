@@ -47,8 +47,12 @@ def match_blobs(blobs: Iterable[Blob], boxes: Iterable[Box], margin: float = 0.1
     return out, [i for i in range(len(blobs)) if i not in used_b]
 
 
-def _jittered(image: np.ndarray, cx: float, cy: float, side: float, angle: float,
-              rng: np.random.Generator, jitter: bool, colour: bool = False) -> np.ndarray:
+def jittered_crop(image: np.ndarray, cx: float, cy: float, side: float, angle: float,
+                  rng: np.random.Generator, jitter: bool = True, colour: bool = False
+                  ) -> np.ndarray:
+    """A die crop as the reader cuts it; with ``jitter``, a little off-centre, resized, at a
+    random turn and under other light (``colour``: other dice colours too): what the same
+    die looks like on another roll."""
     if jitter:
         cx += rng.normal(0, 0.05) * side
         cy += rng.normal(0, 0.05) * side
@@ -111,14 +115,14 @@ def labelled_crops(items: Iterable[LabeledImage], faces: list[str], copies: int 
                 if fit_jitter and k % 2 == 1:
                     yield _fit_jittered(image, cx, cy, side, ang, rng, colour), box.face
                 else:
-                    yield _jittered(image, cx, cy, side, ang, rng, k > 0, colour), box.face
+                    yield jittered_crop(image, cx, cy, side, ang, rng, k > 0, colour), box.face
         if negatives:
             for i in extra:
                 b = blobs[i]
                 if any(g.contains(b.cx, b.cy, 0.1) for g in item.ignore):
                     continue
                 for k in range(max(1, copies // 2)):
-                    yield _jittered(image, b.cx, b.cy, min(b.w, b.h), b.angle, rng,
+                    yield jittered_crop(image, b.cx, b.cy, min(b.w, b.h), b.angle, rng,
                                     k > 0, colour), NONE
 
 
@@ -170,11 +174,11 @@ def synthetic_crops(set_name: str, n_frames: int, seed: int = 0, copies: int = 1
                 if fit_jitter and k > 0:
                     yield _fit_jittered(image, cx, cy, side, ang, rng), d.face
                 else:
-                    yield _jittered(image, cx, cy, side, ang, rng, jitter=k > 0), d.face
+                    yield jittered_crop(image, cx, cy, side, ang, rng, jitter=k > 0), d.face
         if negatives:
             for i in extra:
                 b = blobs[i]
-                yield _jittered(image, b.cx, b.cy, min(b.w, b.h), b.angle, rng, False), NONE
+                yield jittered_crop(image, b.cx, b.cy, min(b.w, b.h), b.angle, rng, False), NONE
 
 
 def save_npz(path: Path, pairs: Iterable[tuple[np.ndarray, str]], classes: list[str]) -> int:
