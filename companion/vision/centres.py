@@ -83,7 +83,7 @@ class CentreFinder:
                     scale *= TARGET_SIDE / seen
                     peaks = self._peaks(image, scale)
         peaks = _suppress(peaks)
-        blobs = tuple(Blob(x, y, s, s, 0.0, conf) for x, y, s, _, conf in peaks)
+        blobs = tuple(Blob(x, y, s, s, 0.0) for x, y, s, _, _ in peaks)
         side = float(np.median([b.side for b in blobs])) if blobs else (
             die_side or min(image.shape[:2]) / 20.0)
         return Detection(blobs, side, obstruction_share(image, side))
