@@ -10,7 +10,14 @@ import numpy as np
 
 from .centres import MODEL as CENTRES_MODEL
 from .centres import CentreFinder, fit_blob
-from .classify import NONE, HeadClassifier, NetClassifier, TemplateClassifier, nearest_colour
+from .classify import (
+    MODELS,
+    NONE,
+    HeadClassifier,
+    NetClassifier,
+    TemplateClassifier,
+    nearest_colour,
+)
 from .crops import die_crop
 from .dataset import CROP, MARGIN
 from .defaults import default_profile
@@ -20,8 +27,6 @@ from .profile import DiceProfile
 from .tray import TrayView
 from .types import UNKNOWN, Die
 from .zones import Zones
-
-MODELS = Path(__file__).with_name("models")
 
 
 @dataclass(frozen=True)
