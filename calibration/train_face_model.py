@@ -16,8 +16,10 @@ name (IMG_YYYYMMDD_*), so a model can be trained on one day and scored on the ot
 The rendered sets (outatime, back_in_time) learn from more renders than d6: 640 x 480 and
 1280 x 720 frames, more glare, and extra copies of each die cut as a poor detector fit would
 cut it (off centre, too large or small, a little turned). Their defaults are set below; d6
-keeps its own. Renders use seeds from --seed upwards; the benchmark seed (1000) is never
-used for training.
+keeps its own, and half its rendered dice are unlike the photos' (any colour, other pip sizes,
+see-through plastic: --other-dice). Every set also learns from copies with a thin glare streak
+across the die (lamp light on an edge), which players never take for a pip. Renders use seeds
+from --seed upwards; the benchmark seed (1000) is never used for training.
 
 The network is small (about 160k weights) and runs through cv2.dnn at reading time.
 """
@@ -85,7 +87,7 @@ def main() -> int:
     ap.add_argument("--out", required=True)
     ap.add_argument("--copies", type=int, default=12, help="jittered copies per photo die")
     ap.add_argument("--synthetic-frames", type=int, default=None,
-                    help="640 x 480 renders (d6: 400, rendered sets: 2000)")
+                    help="640 x 480 renders (d6: 800, rendered sets: 2000)")
     ap.add_argument("--hd-frames", type=int, default=None,
                     help="1280 x 720 renders (d6: 0, rendered sets: 500)")
     ap.add_argument("--synthetic-copies", type=int, default=None,
@@ -94,6 +96,9 @@ def main() -> int:
     ap.add_argument("--glare", type=float, default=None,
                     help="share of rendered dice with a highlight (d6: renderer default 0.3, "
                          "rendered sets: 0.5)")
+    ap.add_argument("--other-dice", type=float, default=0.5,
+                    help="d6: share of rendered dice of any colour, pip size and "
+                         "see-through plastic (dice unlike the photos)")
     ap.add_argument("--epochs", type=int, default=None, help="d6: 30, rendered sets: 14")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=None, help="torch CPU threads")
@@ -101,7 +106,7 @@ def main() -> int:
                                     "the first time and read after (same options only)")
     args = ap.parse_args()
     rendered = args.dice != "d6"
-    defaults = dict(synthetic_frames=(2000, 400), hd_frames=(500, 0),
+    defaults = dict(synthetic_frames=(2000, 800), hd_frames=(500, 0),
                     synthetic_copies=(3, 2), epochs=(14, 30))
     for key, (for_rendered, for_d6) in defaults.items():
         if getattr(args, key) is None:
@@ -146,7 +151,8 @@ def main() -> int:
             np.savez(args.cache, x=xs, y=ys)
     else:
         xs, ys = arrays(synthetic_crops(args.dice, args.synthetic_frames, seed=args.seed,
-                                        copies=args.synthetic_copies, glare=args.glare))
+                                        copies=args.synthetic_copies, glare=args.glare,
+                                        other_dice=args.other_dice))
     x = np.concatenate([xr, xs])
     y = np.concatenate([yr, ys])
     print(f"{len(xr)} photo crops, {len(xs)} synthetic crops ({time.time() - t0:.0f}s)",

@@ -76,12 +76,61 @@ def photometric(crop: np.ndarray, rng: np.random.Generator, colour: bool = False
     elif colour and rng.random() < 0.1:
         crop = cv2.cvtColor(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
     f = crop.astype(np.float32)
+    if rng.random() < STREAKS:
+        f = glare_streak(f, rng)
     f = f * rng.uniform(0.7, 1.3) + rng.uniform(-25, 25)
     f *= rng.uniform(0.85, 1.15, 3).astype(np.float32)
     if rng.random() < 0.3:
         f = cv2.GaussianBlur(f, (0, 0), rng.uniform(0.3, 1.0))
     f += rng.normal(0, rng.uniform(0, 6), f.shape).astype(np.float32)
     return np.clip(f, 0, 255).astype(np.uint8)
+
+
+STREAKS = 0.3  # share of jittered crops that get a glare streak
+
+
+def glare_streak(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """A thin bright line of reflected lamp light across the die: along an edge (bent round
+    a corner on rounded or translucent dice) or straight over the face. Players never see
+    it as a pip, so the classifier must not either; real photos show many."""
+    s = crop.shape[0]
+    up = 4
+    big = s * up
+    die = big / MARGIN / 2  # half the die side, in the supersampled crop
+    c = big / 2
+    mask = np.zeros((big, big), np.float32)
+    kind = rng.random()
+    if kind < 0.5:  # along an edge, perhaps round the next corner
+        inset = die * rng.uniform(0.65, 0.95)
+        t0, t1 = sorted(rng.uniform(-0.9, 0.9, 2))
+        pts = [(t0 * inset, -inset), (t1 * inset, -inset)]
+        if rng.random() < 0.4:
+            pts.append((inset, -inset * rng.uniform(-0.2, 0.9)))
+            pts[1] = (inset, -inset)
+    elif kind < 0.85:  # a chord over the face
+        a = rng.uniform(0, np.pi)
+        off = rng.uniform(-0.6, 0.6) * die
+        half = rng.uniform(0.25, 0.8) * die
+        nx, ny = np.cos(a + np.pi / 2), np.sin(a + np.pi / 2)
+        pts = [(off * nx - half * np.cos(a), off * ny - half * np.sin(a)),
+               (off * nx + half * np.cos(a), off * ny + half * np.sin(a))]
+    else:  # a short curved gleam
+        r = die * rng.uniform(0.3, 0.8)
+        a0 = rng.uniform(0, 2 * np.pi)
+        ts = np.linspace(a0, a0 + rng.uniform(0.5, 1.6), 6)
+        pts = [(r * np.cos(t), r * np.sin(t)) for t in ts]
+    rot = rng.uniform(0, 2 * np.pi)
+    cr, sr = np.cos(rot), np.sin(rot)
+    poly = np.array([[c + x * cr - y * sr, c + x * sr + y * cr] for x, y in pts], np.float32)
+    thick = max(1, int(round(rng.uniform(0.5, 1.6) * up)))
+    cv2.polylines(mask, [np.round(poly * 16).astype(np.int32)], False, 1.0, thick,
+                  cv2.LINE_AA, shift=4)
+    mask = cv2.resize(mask, (s, s), interpolation=cv2.INTER_AREA)
+    if rng.random() < 0.5:
+        mask = cv2.GaussianBlur(mask, (0, 0), rng.uniform(0.3, 0.8))
+    a = np.clip(mask * rng.uniform(0.5, 1.1), 0, 1)[..., None]
+    white = np.float32(rng.uniform(215, 255))
+    return crop * (1 - a) + white * a
 
 
 def labelled_crops(items: Iterable[LabeledImage], faces: list[str], copies: int = 1,
@@ -148,18 +197,19 @@ def _fit_jittered(image: np.ndarray, cx: float, cy: float, side: float, angle: f
 
 def synthetic_crops(set_name: str, n_frames: int, seed: int = 0, copies: int = 1,
                     negatives: bool = True, width: int = 640, height: int = 480,
-                    glare: float | None = None, fit_jitter: bool = False
-                    ) -> Iterator[tuple[np.ndarray, str]]:
+                    glare: float | None = None, fit_jitter: bool = False,
+                    other_dice: float = 0.0) -> Iterator[tuple[np.ndarray, str]]:
     """Yield (crop, face) from synthetic trays of a face set, cut where the reader's finder
     finds each die (as at reading time); detections of no die are yielded as ``"none"``.
 
     ``width`` x ``height`` is the render size; ``glare`` the share of dice with a highlight
     (the renderer's default if None); ``fit_jitter`` makes the extra copies look like poor
-    detector fits (``_fit_jittered``) instead of the photo jitter (any angle)."""
+    detector fits (``_fit_jittered``) instead of the photo jitter (any angle);
+    ``other_dice`` the share of d6 dice of any colour, pip size and plastic."""
     from .synth import SyntheticTray
 
     rng = np.random.default_rng(seed + 1)
-    tray = SyntheticTray(set_name, width, height, seed=seed)
+    tray = SyntheticTray(set_name, width, height, seed=seed, other_dice=other_dice)
     for _ in range(n_frames):
         image, dice = tray.render() if glare is None else tray.render(glare=glare)
         blobs = locate_dice(image)

@@ -87,25 +87,56 @@ def _pt(s: int, x: float, y: float) -> tuple[int, int]:
     return int(round(s / 2 + x * s)), int(round(s / 2 + y * s))
 
 
-def draw_pips(img: np.ndarray, n: int, ink: Colour, pip: float = 0.09) -> None:
+def draw_pips(img: np.ndarray, n: int, ink: Colour, pip: float = 0.09, spread: float = 0.26
+               ) -> None:
+    """``pip`` is the pip radius and ``spread`` the distance of the outer pips from the
+    centre, both as fractions of the face side (dice makers differ in both)."""
     s = img.shape[0]
     for gx, gy in _PIPS[n]:
-        cv2.circle(img, _pt(s, gx * 0.26, gy * 0.26), max(1, int(s * pip)), ink, -1,
+        cv2.circle(img, _pt(s, gx * spread, gy * spread), max(1, int(s * pip)), ink, -1,
                    cv2.LINE_AA)
 
 
+def _arc(cx: float, cy: float, rx: float, ry: float, a0: float, a1: float, n: int = 10
+         ) -> list[tuple[float, float]]:
+    """Points on an ellipse from angle a0 to a1 (degrees, 0 = right, 90 = down)."""
+    t = np.deg2rad(np.linspace(a0, a1, n))
+    return list(zip(cx + rx * np.cos(t), cy + ry * np.sin(t), strict=True))
+
+
+# The project's own stroke lettering, in a box 0.6 wide and 1 high (y down). Drawn with
+# cv2.polylines, whose output does not change between OpenCV versions as cv2.putText's
+# lettering does, so renders (and the networks taught on them) stay the same everywhere.
+_STROKES: dict[str, list[list[tuple[float, float]]]] = {
+    "2": [_arc(0.3, 0.27, 0.28, 0.25, 190, 360) + [(0.55, 0.42), (0.02, 1.0), (0.6, 1.0)]],
+    "3": [_arc(0.3, 0.25, 0.26, 0.23, 200, 450), _arc(0.3, 0.73, 0.29, 0.26, 270, 520)],
+    "4": [[(0.46, 1.0), (0.46, 0.0), (0.0, 0.7), (0.6, 0.7)]],
+    "5": [[(0.57, 0.0), (0.08, 0.0), (0.04, 0.44)] + _arc(0.29, 0.68, 0.3, 0.31, 230, 500)],
+    "8": [_arc(0.3, 0.25, 0.24, 0.24, 0, 360, 16), _arc(0.3, 0.72, 0.29, 0.27, 0, 360, 16)],
+    "B": [[(0.04, 0.0), (0.04, 1.0)],
+          [(0.04, 0.0), (0.33, 0.0)] + _arc(0.33, 0.24, 0.22, 0.24, 270, 450)
+          + [(0.04, 0.48)],
+          [(0.04, 0.48), (0.36, 0.48)] + _arc(0.36, 0.74, 0.24, 0.26, 270, 450)
+          + [(0.04, 1.0)]],
+}
+_ADVANCE = 0.8  # from one letter's left edge to the next
+
+
 def draw_text(img: np.ndarray, text: str, ink: Colour, height: float = 0.5) -> None:
+    """Centred stroke lettering (digits 2-5 and 8, and "B"), ``height`` of the image high."""
     s = img.shape[0]
-    font = cv2.FONT_HERSHEY_DUPLEX
-    scale = 1.0
-    (tw, th), _ = cv2.getTextSize(text, font, scale, 2)
-    scale = height * s / th
+    h = height * s
+    width = (_ADVANCE * (len(text) - 1) + 0.6) * h
+    if width > 0.8 * s:
+        h *= 0.8 * s / width
+        width = 0.8 * s
     thick = max(1, int(round(s * 0.06)))
-    (tw, th), _ = cv2.getTextSize(text, font, scale, thick)
-    if tw > 0.8 * s:
-        scale *= 0.8 * s / tw
-        (tw, th), _ = cv2.getTextSize(text, font, scale, thick)
-    cv2.putText(img, text, ((s - tw) // 2, (s + th) // 2), font, scale, ink, thick, cv2.LINE_AA)
+    x0, y0 = (s - width) / 2, (s - h) / 2
+    for i, ch in enumerate(text):
+        for stroke in _STROKES[ch]:
+            pts = np.array([[x0 + (i * _ADVANCE + x) * h, y0 + y * h] for x, y in stroke])
+            cv2.polylines(img, [np.round(pts * 16).astype(np.int32)], False, ink, thick,
+                          cv2.LINE_AA, shift=4)
 
 
 def draw_flux(img: np.ndarray, ink: Colour) -> None:

@@ -12,7 +12,7 @@ from dataclasses import dataclass
 import cv2
 import numpy as np
 
-from .faces import FaceSet, draw_face, face_set
+from .faces import FaceSet, draw_face, draw_pips, face_set
 
 _BODIES: list[tuple[tuple[int, int, int], tuple[int, int, int]]] = [
     # (body, ink) in BGR
@@ -33,6 +33,23 @@ _TRAYS: list[tuple[int, int, int]] = [
     (70, 110, 60), (120, 80, 40), (110, 110, 110), (40, 60, 90), (200, 200, 200),
     (60, 50, 50), (150, 170, 180), (90, 40, 120),
 ]
+
+
+def _other_die_colours(rng: np.random.Generator
+                       ) -> tuple[tuple[int, int, int], tuple[int, int, int]]:
+    """A body of any colour and an ink that stands out from it (white, black, red, gold or
+    any other colour far enough away): dice this project has never seen."""
+    hsv = np.uint8([[[rng.integers(180), rng.integers(256), rng.integers(25, 250)]]])
+    body = cv2.cvtColor(hsv, cv2.COLOR_HSV2BGR)[0, 0].astype(int)
+    inks = [(245, 245, 245), (20, 20, 20), (40, 40, 200), (40, 200, 230)]
+    for _ in range(20):
+        ink = (inks[int(rng.integers(len(inks)))] if rng.random() < 0.7
+               else tuple(int(v) for v in rng.integers(0, 256, 3)))
+        if np.linalg.norm(np.subtract(ink, body)) > 150:
+            break
+    else:
+        ink = (245, 245, 245) if body.mean() < 128 else (20, 20, 20)
+    return tuple(int(v) for v in body), tuple(int(v) for v in ink)
 
 
 @dataclass(frozen=True)
@@ -59,8 +76,8 @@ class SyntheticTray:
     def __init__(self, dice: str | FaceSet = "d6", width: int = 640, height: int = 480,
                  seed: int | None = None, style: str | None = None,
                  die_side: tuple[float, float] = (0.06, 0.1), keep_scene: bool = False,
-                 custom_faces: dict[str, Callable[[np.ndarray, tuple], None]] | None = None
-                 ) -> None:
+                 custom_faces: dict[str, Callable[[np.ndarray, tuple], None]] | None = None,
+                 other_dice: float = 0.0) -> None:
         self.set = face_set(dice) if isinstance(dice, str) else dice
         # keep_scene: same table, light and die size for every render (a session at a table).
         self.keep_scene = keep_scene
@@ -71,6 +88,9 @@ class SyntheticTray:
         self.rng = np.random.default_rng(seed)
         self.style = style
         self.die_side = die_side
+        # d6 only: the share of dice of any colour, other pip sizes and see-through plastic
+        # (teaching data for dice this project has never seen).
+        self.other_dice = other_dice
 
     # -- pieces ------------------------------------------------------------------------
     def _background(self) -> tuple[np.ndarray, int]:
@@ -102,7 +122,8 @@ class SyntheticTray:
         light = rng.uniform(0.75, 1.25) * (1.0 - rng.uniform(0.0, 0.45) * d)
         return light.astype(np.float32)
 
-    def _die_image(self, side: int, face: str, body, ink) -> np.ndarray:
+    def _die_image(self, side: int, face: str, body, ink,
+                   pips: tuple[float, float] | None = None) -> np.ndarray:
         rng = self.rng
         s = side
         img = np.zeros((s, s, 3), np.uint8)
@@ -110,6 +131,8 @@ class SyntheticTray:
         style = self.style or ("numerals" if rng.random() < 0.5 else "pips")
         if face in self.custom_faces:
             self.custom_faces[face](img, ink)
+        elif pips is not None:
+            draw_pips(img, int(face), ink, *pips)
         else:
             draw_face(img, self.set.name, face, ink, style)
         # A soft highlight across the face: plastic is never flat-lit.
@@ -135,6 +158,7 @@ class SyntheticTray:
         bg, wall, shadow_dir, side, light, temperature, blur, noise = self._scene
         img = bg.copy()
         placed: list[TrueDie] = []
+        other = self.set.name == "d6" and self.other_dice > 0
         for i in range(n_dice):
             s = side * rng.uniform(0.92, 1.08)
             colour = None
@@ -145,9 +169,17 @@ class SyntheticTray:
                 body = np.clip(np.array(self.set.colours[colour]) + rng.normal(0, 12, 3),
                                0, 255)
                 ink = (245, 245, 245) if body.mean() < 150 else (25, 25, 25)
+            elif other and rng.random() < self.other_dice:
+                body, ink = _other_die_colours(rng)
             else:
                 body, ink = _BODIES[int(rng.integers(len(_BODIES)))]
             face = faces[i] if faces else self.set.faces_of(colour)[int(rng.integers(6))]
+            # Pip size and spacing, and see-through plastic, differ between dice makers.
+            pips = ((rng.uniform(0.07, 0.11), rng.uniform(0.23, 0.29))
+                    if other and rng.random() < self.other_dice else None)
+            opacity = (rng.uniform(0.45, 0.8)
+                       if other and rng.random() < self.other_dice * 0.3
+                       else 1.0)
             # Place inside the walls (a die may lie against one) without overlapping
             # another die; sometimes right against a neighbour.
             lo = wall + 0.75 * s
@@ -167,7 +199,7 @@ class SyntheticTray:
                     break
             placed.append(TrueDie(float(x), float(y), float(s), angle, face, colour))
             big = int(np.ceil(s * 1.6)) | 1
-            tile = self._die_image(big, face, body, ink)
+            tile = self._die_image(big, face, body, ink, pips)
             # Square die with rounded corners, drawn at its angle.
             mask = np.zeros((big, big), np.float32)
             r = int(s * 0.12)
@@ -197,6 +229,11 @@ class SyntheticTray:
             sm = cv2.GaussianBlur(sm, (0, 0), max(0.5, s * 0.08))
             img[ys, xs] *= (1.0 - 0.45 * sm[ty, tx])[..., None]
             a = mask[ty, tx][..., None]
+            if opacity < 1.0:
+                # Translucent body, solid pips: the table shows through where there is no ink.
+                ink_share = np.linalg.norm(tile[ty, tx] - np.float32(body), axis=2) / max(
+                    1.0, float(np.linalg.norm(np.float32(ink) - np.float32(body))))
+                a = a * (opacity + (1 - opacity) * np.clip(ink_share, 0, 1)[..., None])
             img[ys, xs] = img[ys, xs] * (1 - a) + tile[ty, tx] * a
             if rng.random() < glare:
                 gx, gy = rng.uniform(-0.3, 0.3, 2) * s

@@ -88,3 +88,56 @@ def test_bad_frames_are_refused_with_a_message() -> None:
     # Grey or BGRA frames are accepted.
     assert reader.read(np.full((120, 160), 128, np.uint8)) == []
     assert reader.read(np.full((120, 160, 4), 128, np.uint8)) == []
+
+
+def test_lettering_does_not_depend_on_opencv_fonts(monkeypatch: pytest.MonkeyPatch) -> None:
+    # OpenCV 5 changed cv2.putText's lettering; the renders must look the same under the
+    # OpenCV the Pi runs (4.11), so numerals, "88" and "B" are drawn with the project's strokes.
+    import cv2
+
+    from companion.vision import faces
+
+    def no_fonts(*args, **kwargs):
+        raise AssertionError("cv2.putText used for a die face")
+
+    monkeypatch.setattr(faces.cv2, "putText", no_fonts)
+    monkeypatch.setattr(faces.cv2, "getTextSize", no_fonts)
+    drawn = {}
+    for set_name, face in [("outatime", "2"), ("outatime", "3"), ("outatime", "4"),
+                           ("outatime", "5"), ("outatime", "88"), ("back_in_time", "biff")]:
+        img = np.zeros((32, 32, 3), np.uint8)
+        faces.draw_face(img, set_name, face, (255, 255, 255), "numerals")
+        ink = cv2.cvtColor(img, cv2.COLOR_BGR2GRAY)
+        assert 40 < int((ink > 128).sum()) < 600, face  # lettering, not a blot or nothing
+        drawn[face] = ink.astype(int)
+    names = list(drawn)
+    for i, a in enumerate(names):
+        for b in names[i + 1:]:
+            assert np.abs(drawn[a] - drawn[b]).mean() > 10, (a, b)  # every glyph differs
+
+
+def test_dice_of_other_makers_are_read() -> None:
+    # Any body colour, other pip sizes and spacing, see-through plastic.
+    reader = DiceReader("d6")
+    tray = SyntheticTray("d6", seed=77, other_dice=1.0)
+    right = total = 0
+    for _ in range(10):
+        image, truth = tray.render()
+        faces = sorted(d.face for d in reader.read(image))
+        total += len(truth)
+        right += sum(min(faces.count(f), [t.face for t in truth].count(f)) for f in set(faces))
+    assert total > 30
+    assert right / total >= 0.97, (right, total)
+
+
+def test_glare_streak_is_a_thin_bright_line() -> None:
+    from companion.vision.dataset import glare_streak
+
+    rng = np.random.default_rng(4)
+    for _ in range(50):
+        crop = np.full((32, 32, 3), 90.0, np.float32)
+        out = glare_streak(crop, rng)
+        changed = np.abs(out - crop).max(axis=2) > 20
+        assert 0 < changed.mean() < 0.2  # a line, never a blot over the face
+        assert (out >= crop - 1e-3).all()  # light added, never ink
+        assert out.max() > 130
