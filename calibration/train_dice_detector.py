@@ -40,7 +40,7 @@ SETS = ("d6", "outatime", "back_in_time")
 # Share of rendered d6 dice of any colour, pip size and see-through plastic (dice unlike the
 # photos'). The shipped finder learned without them (0). With 0.5, a finder taught on the
 # second photo session found 91.6 % of the first session's dice instead of 88.4 %, but one
-# taught on both found 98.9 % of all their dice instead of 99.4 %: see docs/vision.md.
+# taught on both found 98.45-98.9 % of all their dice instead of 99.4 %: see docs/vision.md.
 OTHER_DICE = 0.0
 
 
