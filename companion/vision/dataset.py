@@ -64,6 +64,9 @@ def jittered_crop(image: np.ndarray, cx: float, cy: float, side: float, angle: f
     return crop
 
 
+STREAKS = 0.3  # share of jittered crops that get a glare streak
+
+
 def photometric(crop: np.ndarray, rng: np.random.Generator, colour: bool = False
                 ) -> np.ndarray:
     """Random light, colour cast, blur and noise: what another table and camera would do.
@@ -84,9 +87,6 @@ def photometric(crop: np.ndarray, rng: np.random.Generator, colour: bool = False
         f = cv2.GaussianBlur(f, (0, 0), rng.uniform(0.3, 1.0))
     f += rng.normal(0, rng.uniform(0, 6), f.shape).astype(np.float32)
     return np.clip(f, 0, 255).astype(np.uint8)
-
-
-STREAKS = 0.3  # share of jittered crops that get a glare streak
 
 
 def glare_streak(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
