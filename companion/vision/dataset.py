@@ -65,6 +65,25 @@ def jittered_crop(image: np.ndarray, cx: float, cy: float, side: float, angle: f
 
 
 STREAKS = 0.3  # share of jittered crops that get a glare streak
+TONE_CURVES = 0.25  # share of jittered crops of other dice (``colour``) through tone_curve
+
+
+def tone_curve(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """Each colour channel through its own random rising curve, and half the time the whole
+    image as a negative (a few channels alone otherwise): white dice with black pips become
+    black ones with white pips, gold or marbled; a light table a dark one. Hue turns alone
+    never change which of die, pips and table is lightest."""
+    knots = np.linspace(0, 255, 5)
+    negative = rng.random() < 0.5
+    lut = np.empty((1, 256, 3), np.uint8)
+    for c in range(3):
+        ys = np.sort(np.concatenate([rng.uniform(0, 60, 1), rng.uniform(0, 255, 3),
+                                     rng.uniform(195, 255, 1)]))
+        curve = np.interp(np.arange(256), knots, ys)
+        if negative != (rng.random() < 0.2):
+            curve = 255.0 - curve
+        lut[0, :, c] = np.clip(curve, 0, 255).astype(np.uint8)
+    return cv2.LUT(np.ascontiguousarray(image), lut)
 
 
 def photometric(crop: np.ndarray, rng: np.random.Generator, colour: bool = False
@@ -78,6 +97,8 @@ def photometric(crop: np.ndarray, rng: np.random.Generator, colour: bool = False
         crop = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)
     elif colour and rng.random() < 0.1:
         crop = cv2.cvtColor(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
+    if colour and rng.random() < TONE_CURVES:
+        crop = tone_curve(crop, rng)
     f = crop.astype(np.float32)
     if rng.random() < STREAKS:
         f = glare_streak(f, rng)
@@ -198,18 +219,21 @@ def _fit_jittered(image: np.ndarray, cx: float, cy: float, side: float, angle: f
 def synthetic_crops(set_name: str, n_frames: int, seed: int = 0, copies: int = 1,
                     negatives: bool = True, width: int = 640, height: int = 480,
                     glare: float | None = None, fit_jitter: bool = False,
-                    other_dice: float = 0.0) -> Iterator[tuple[np.ndarray, str]]:
+                    other_dice: float = 0.0, sides: float = 0.0
+                    ) -> Iterator[tuple[np.ndarray, str]]:
     """Yield (crop, face) from synthetic trays of a face set, cut where the reader's finder
     finds each die (as at reading time); detections of no die are yielded as ``"none"``.
 
     ``width`` x ``height`` is the render size; ``glare`` the share of dice with a highlight
     (the renderer's default if None); ``fit_jitter`` makes the extra copies look like poor
     detector fits (``_fit_jittered``) instead of the photo jitter (any angle);
-    ``other_dice`` the share of d6 dice of any colour, pip size and plastic."""
+    ``other_dice`` the share of d6 dice of any colour, pip size and plastic; ``sides`` how
+    far the dice's sides may show (``SyntheticTray``)."""
     from .synth import SyntheticTray
 
     rng = np.random.default_rng(seed + 1)
-    tray = SyntheticTray(set_name, width, height, seed=seed, other_dice=other_dice)
+    tray = SyntheticTray(set_name, width, height, seed=seed, other_dice=other_dice,
+                         sides=sides)
     for _ in range(n_frames):
         image, dice = tray.render() if glare is None else tray.render(glare=glare)
         blobs = locate_dice(image)

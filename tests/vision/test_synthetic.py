@@ -141,3 +141,38 @@ def test_glare_streak_is_a_thin_bright_line() -> None:
         assert 0 < changed.mean() < 0.2  # a line, never a blot over the face
         assert (out >= crop - 1e-3).all()  # light added, never ink
         assert out.max() > 130
+
+
+def test_tone_curve_keeps_pips_apart_and_makes_negatives() -> None:
+    from companion.vision.dataset import tone_curve
+
+    rng = np.random.default_rng(5)
+    ramp = np.repeat(np.arange(256, dtype=np.uint8)[None, :, None], 3, axis=2)
+    negatives = 0
+    for _ in range(60):
+        out = tone_curve(ramp, rng).astype(int)[0]
+        for c in range(3):
+            step = np.diff(out[:, c])
+            # each channel rises or falls all the way: ink and body never swap partly
+            assert (step >= 0).all() or (step <= 0).all()
+            assert abs(out[-1, c] - out[0, c]) >= 120  # and keeps its contrast
+        negatives += int((out[-1] < out[0]).sum() >= 2)
+    assert 15 <= negatives <= 45  # white dice often become dark ones, not always
+
+
+def test_dice_sides_show_towards_the_middle_of_the_frame() -> None:
+    def outside_top(sides: float, seed: int) -> tuple[int, int]:
+        """Die pixels beyond the top face: (towards the middle, away from it)."""
+        tray = SyntheticTray("d6", 640, 480, seed=seed, sides=sides, die_side=(0.2, 0.2))
+        tray._background = lambda: (np.full((480, 640, 3), 200.0, np.float32), 0)
+        tray._lighting = lambda: np.ones((480, 640), np.float32)
+        image, (die,) = tray.render(n_dice=1, glare=0.0)
+        ys, xs = np.nonzero(np.abs(image.astype(int) - 200).max(axis=2) > 60)
+        beyond = np.hypot(xs - die.x, ys - die.y) > 0.75 * die.side
+        inward = (np.c_[xs - die.x, ys - die.y] @ [320 - die.x, 240 - die.y]) > 0
+        return int((beyond & inward).sum()), int((beyond & ~inward).sum())
+
+    flat = np.sum([outside_top(0.0, seed) for seed in range(8)], axis=0)
+    leaning = np.sum([outside_top(0.6, seed) for seed in range(8)], axis=0)
+    assert leaning[0] > 5 * max(1, leaning[1])  # the sides facing the lens show
+    assert leaning[0] > 5 * max(1, flat[0])  # and only when the camera is low
