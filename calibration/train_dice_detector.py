@@ -6,14 +6,18 @@ falls. Reading needs only OpenCV (``cv2.dnn``); training needs torch:
 
     pip install torch==2.13.0 onnx      # training only
     python calibration/train_dice_detector.py \
-        --dev ../shared/data/dice-photos/d6-tray-dev --train all \
+        --dev ../shared/data/dice-photos/d6-tray-dev --train all --threads 1 \
         --out companion/vision/models/dice_centres.onnx
 
 Reproducible from public inputs: the YOLO-labelled photo folder (split by the date in the
 file names, IMG_YYYYMMDD_*, so ``--train A`` learns from the first day and is scored on the
 second) and trays rendered by ``companion.vision.synth`` for every face set, with seeds fixed.
 Every photo is shown at random die sizes, quarter turns, mirrorings, and with its colours,
-light, blur and noise changed, so that the finder learns "a die" rather than this tray.
+light, blur and noise changed (some through random tone curves, often as a negative: white
+dice turn black, a light table dark), so that the finder learns "a die" rather than this
+tray. Half the rendered d6 dice are of any colour, pip size and plastic (``--other-dice``),
+and rendered dice show their sides as a camera not far above the table sees them
+(``--sides``).
 """
 
 from __future__ import annotations
@@ -28,6 +32,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from companion.vision.dataset import tone_curve  # noqa: E402
 from companion.vision.labeled import load_labeled_dir  # noqa: E402
 from companion.vision.synth import SyntheticTray  # noqa: E402
 
@@ -37,11 +42,7 @@ SIZES = (10.0, 60.0)  # die sides (input pixels) the finder is mostly taught
 LARGE = (60.0, 110.0)  # and sometimes (a close camera): seen large, the frame is re-read
 LARGE_SHARE = 0.2
 SETS = ("d6", "outatime", "back_in_time")
-# Share of rendered d6 dice of any colour, pip size and see-through plastic (dice unlike the
-# photos'). The shipped finder learned without them (0). With 0.5, a finder taught on the
-# second photo session found 91.6 % of the first session's dice instead of 88.4 %, but one
-# taught on both found 98.45-98.9 % of all their dice instead of 99.4 %: see docs/vision.md.
-OTHER_DICE = 0.0
+TONE_CURVES = 0.3  # share of samples through dataset.tone_curve (negatives, other colours)
 
 
 def build_model():
@@ -90,6 +91,8 @@ def build_model():
 
 def photometric(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Another table, light and camera: hue, saturation, level, cast, blur, noise."""
+    if rng.random() < TONE_CURVES:
+        img = tone_curve(img, rng)
     if rng.random() < 0.7:
         hsv = cv2.cvtColor(img, cv2.COLOR_BGR2HSV).astype(np.int16)
         hsv[..., 0] = (hsv[..., 0] + int(rng.integers(0, 180))) % 180
@@ -145,12 +148,13 @@ def photo_sample(image, dice, ignore, rng):
     return crop, out, ign
 
 
-def render_sample(rng):
+def render_sample(rng, other_dice=0.0, sides=0.0):
     set_name = SETS[int(rng.integers(len(SETS)))]
     large = rng.random() < LARGE_SHARE
     lo, hi = LARGE if large else SIZES
     tray = SyntheticTray(set_name, width=CROP, height=CROP, seed=int(rng.integers(1 << 30)),
-                         die_side=(lo / CROP / 1.2, hi / CROP / 1.3), other_dice=OTHER_DICE)
+                         die_side=(lo / CROP / 1.2, hi / CROP / 1.3), other_dice=other_dice,
+                         sides=sides)
     image, truth = tray.render(n_dice=int(rng.integers(0, 3 if large else 16)), touching=0.4)
     if rng.random() < 0.7:
         image = distractors(image, truth, rng)
@@ -252,10 +256,16 @@ def main() -> int:
     ap.add_argument("--train", choices=["A", "B", "all"], default="all",
                     help="photos to learn from (A = first day, B = second day)")
     ap.add_argument("--out", required=True)
-    ap.add_argument("--steps", type=int, default=3000)
+    ap.add_argument("--steps", type=int, default=7000)
     ap.add_argument("--batch", type=int, default=16)
     ap.add_argument("--renders", type=float, default=0.35,
                     help="share of training samples that are renders")
+    ap.add_argument("--other-dice", type=float, default=0.5,
+                    help="share of rendered d6 dice of any colour, pip size and see-through "
+                         "plastic (see docs/vision.md for what it trades)")
+    ap.add_argument("--sides", type=float, default=0.5,
+                    help="renders: largest lean of a die's top over its base (sides seen "
+                         "by a low camera), as a share of the die side")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
@@ -280,7 +290,7 @@ def main() -> int:
                 img, dice, ign, _ = photos[int(rng.integers(len(photos)))]
                 crop, d, g = photo_sample(img, dice, ign, rng)
             else:
-                crop, d, g = render_sample(rng)
+                crop, d, g = render_sample(rng, args.other_dice, args.sides)
             crops.append(photometric(crop, rng))
             tg.append(targets(d, g))
         x = torch.from_numpy(to_tensor_batch(crops))

@@ -16,7 +16,7 @@ name (IMG_YYYYMMDD_*), so a model can be trained on one day and scored on the ot
 The rendered sets (outatime, back_in_time) learn from more renders than d6: 640 x 480 and
 1280 x 720 frames, more glare, and extra copies of each die cut as a poor detector fit would
 cut it (off centre, too large or small, a little turned). Their defaults are set below; d6
-keeps its own, and half its rendered dice are unlike the photos' (any colour, other pip sizes,
+keeps its own: half its rendered dice are unlike the photos' (any colour, other pip sizes,
 see-through plastic: --other-dice). Every set also learns from copies with a thin glare streak
 across the die (lamp light on an edge), which players never take for a pip. Renders use seeds
 from --seed upwards; the benchmark seed (1000) is never used for training.
@@ -99,6 +99,9 @@ def main() -> int:
     ap.add_argument("--other-dice", type=float, default=0.5,
                     help="d6: share of rendered dice of any colour, pip size and "
                          "see-through plastic (dice unlike the photos)")
+    ap.add_argument("--sides", type=float, default=0.0,
+                    help="d6: largest lean of a rendered die's top over its base (sides seen "
+                         "by a low camera), as a share of the die side")
     ap.add_argument("--epochs", type=int, default=None, help="d6: 30, rendered sets: 14")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=None, help="torch CPU threads")
@@ -152,7 +155,7 @@ def main() -> int:
     else:
         xs, ys = arrays(synthetic_crops(args.dice, args.synthetic_frames, seed=args.seed,
                                         copies=args.synthetic_copies, glare=args.glare,
-                                        other_dice=args.other_dice))
+                                        other_dice=args.other_dice, sides=args.sides))
     x = np.concatenate([xr, xs])
     y = np.concatenate([yr, ys])
     print(f"{len(xr)} photo crops, {len(xs)} synthetic crops ({time.time() - t0:.0f}s)",

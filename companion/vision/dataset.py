@@ -65,14 +65,14 @@ def jittered_crop(image: np.ndarray, cx: float, cy: float, side: float, angle: f
 
 
 STREAKS = 0.3  # share of jittered crops that get a glare streak
-TONE_CURVES = 0.25  # share of jittered crops of other dice (``colour``) through tone_curve
 
 
 def tone_curve(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     """Each colour channel through its own random rising curve, and half the time the whole
     image as a negative (a few channels alone otherwise): white dice with black pips become
     black ones with white pips, gold or marbled; a light table a dark one. Hue turns alone
-    never change which of die, pips and table is lightest."""
+    never change which of die, pips and table is lightest. The dice finder learns from
+    photos seen so (``calibration/train_dice_detector.py``)."""
     knots = np.linspace(0, 255, 5)
     negative = rng.random() < 0.5
     lut = np.empty((1, 256, 3), np.uint8)
@@ -97,8 +97,6 @@ def photometric(crop: np.ndarray, rng: np.random.Generator, colour: bool = False
         crop = cv2.cvtColor(hsv.astype(np.uint8), cv2.COLOR_HSV2BGR)
     elif colour and rng.random() < 0.1:
         crop = cv2.cvtColor(cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY), cv2.COLOR_GRAY2BGR)
-    if colour and rng.random() < TONE_CURVES:
-        crop = tone_curve(crop, rng)
     f = crop.astype(np.float32)
     if rng.random() < STREAKS:
         f = glare_streak(f, rng)
