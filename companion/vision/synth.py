@@ -93,7 +93,7 @@ class SyntheticTray:
         # (teaching data for dice this project has never seen).
         self.other_dice = other_dice
         # Largest lean of a die's top over its base at the frame's edge, as a share of the
-        # die side: a camera not far above the table sees the sides of dice away from the
+        # die side: a camera not far above the table sees the sides of dice far from the
         # middle of the picture. 0 draws flat tops only.
         self.sides = sides
 
