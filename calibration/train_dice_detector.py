@@ -71,6 +71,9 @@ def build_model():
             self.l4, self.t8, self.p4 = nn.Conv2d(24, 24, 1), nn.Conv2d(32, 24, 1), dws(24, 24)
             self.head = nn.Conv2d(24, 4, 1)
             self.head.bias.data[0] = -4.0
+            # Exported files also give the features the heat is read from: a dice profile
+            # may carry its own heat layer over them (centres.fit_heat).
+            self.with_features = False
 
         def forward(self, x):
             f4 = self.s4(self.stem(x))
@@ -81,7 +84,8 @@ def build_model():
             p4 = self.p4(self.l4(f4) + F.interpolate(self.t8(p8), **up))
             h = self.head(p4)
             # heat (0..1), log die side in input pixels, centre offset within the cell
-            return torch.cat([torch.sigmoid(h[:, :1]), h[:, 1:]], 1)
+            maps = torch.cat([torch.sigmoid(h[:, :1]), h[:, 1:]], 1)
+            return (maps, p4) if self.with_features else maps
 
     return DiceCentres()
 
@@ -316,11 +320,13 @@ def main() -> int:
             print(f"step {step} heat {loss_heat.item():.3f} reg {loss_reg.item():.3f} "
                   f"{time.time() - t0:.0f}s", flush=True)
     model.eval()
+    model.with_features = True
     out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(model, torch.zeros(1, 3, 320, 320), str(out), input_names=["image"],
-                      output_names=["maps"], opset_version=17, dynamo=False,
-                      dynamic_axes={"image": {2: "h", 3: "w"}, "maps": {2: "h", 3: "w"}})
+                      output_names=["maps", "features"], opset_version=17, dynamo=False,
+                      dynamic_axes={"image": {2: "h", 3: "w"}, "maps": {2: "h", 3: "w"},
+                                    "features": {2: "h", 3: "w"}})
     print(f"wrote {out} ({out.stat().st_size // 1024} KB) in {time.time() - t0:.0f} s")
     return 0
 

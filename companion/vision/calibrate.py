@@ -9,6 +9,10 @@ Both build a ``DiceProfile`` with two ways to tell the faces:
 * for each face, the mean of its samples' mark maps (after turning each sample to the quarter
   turn that best matches the others) plus a few of the samples that differ most from that mean:
   the version 1 templates, used when the face network is missing.
+
+From labelled photos the dice finder is taught too: its heat layer is refitted on them
+(``centres.fit_heat``) and kept in the profile when it finds more of the labelled dice, with
+fewer extras, than the network's own layer does.
 """
 
 from __future__ import annotations
@@ -19,7 +23,8 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .centres import locate_dice
+from .centres import MODEL as FINDER_MODEL
+from .centres import CentreFinder, fit_heat, locate_dice
 from .classify import MODELS, NONE, FeatureNet, body_bgr, body_lab, fit_head, template_of
 from .crops import die_crop
 from .dataset import CROP, MARGIN, jittered_crop, match_blobs
@@ -133,8 +138,12 @@ def learn_head(dice: str, samples: dict[str, list[np.ndarray]],
 
 
 def learn_profile(folder: str | Path, dice: str | None = None,
-                  progress: Callable[[int, int], None] | None = None) -> DiceProfile:
+                  progress: Callable[[int, int], None] | None = None,
+                  report: Callable[[str], None] | None = None) -> DiceProfile:
     """Build a profile from a YOLO-labelled folder (images/, labels/, classes.txt).
+
+    ``progress(done, total)`` follows the photos (the finder, then faces); ``report`` gets a
+    line saying what teaching the finder gave.
 
     Raises ``LabelError`` / ``CalibrationError`` with the file at fault.
     """
@@ -146,11 +155,18 @@ def learn_profile(folder: str | Path, dice: str | None = None,
     negatives: list[np.ndarray] = []
     bodies: dict[str, list[np.ndarray]] = {}
     rng = np.random.default_rng(0)  # the same photos always make the same profile
+    finder, located_by = None, None
+    if FINDER_MODEL.exists() and CentreFinder(FINDER_MODEL).teachable:
+        finder, counts = fit_heat(items, FINDER_MODEL, progress=progress)
+        if report:
+            report(_finder_report(counts, finder is not None))
+        if finder is not None:
+            located_by = CentreFinder(FINDER_MODEL, heat=finder)
     for k, item in enumerate(items):
         image = cv2.imread(str(item.image))
         if image is None:
             raise LabelError(f"{item.image}: cannot be decoded as an image")
-        blobs = locate_dice(image)
+        blobs = locate_dice(image, located_by)
         windows = _die_windows(blobs, item.boxes)
         for box, (cx, cy, side, angle) in zip(item.boxes, windows, strict=True):
             if box.face is None:
@@ -180,7 +196,16 @@ def learn_profile(folder: str | Path, dice: str | None = None,
     return DiceProfile(dice, templates, colours,  # type: ignore[arg-type]
                        source=f"learned from {n} labelled dice in {len(items)} photos of "
                               f"{Path(folder).name}",
-                       head=learn_head(dice, head_samples, negatives))
+                       head=learn_head(dice, head_samples, negatives), finder=finder)
+
+
+def _finder_report(counts: dict, kept: bool) -> str:
+    c = counts
+    return (f"dice finder: of {c['dice']} labelled dice the shipped finder finds "
+            f"{c['network_found']} (+{c['network_extra']} extra); taught on the other photos, "
+            f"{c['found']} (+{c['extra']} extra): "
+            + ("the taught finder is kept in the profile" if kept
+               else "no better, the profile keeps the shipped finder"))
 
 
 def capture_profile(source: FrameSource, dice: str, samples: int = 6,

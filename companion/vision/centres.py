@@ -6,16 +6,25 @@ cell, how likely a die's centre lies there, how big that die is and where in the
 centre falls. It was taught dice of 10-60 pixels at that size; when the dice in a frame turn
 out much smaller or larger (another camera, height or zoom), the frame is read again at the
 scale that makes them a middling size, so no camera setting is assumed.
+
+The network also gives the features its heat is read from (output ``features``: 24 numbers
+per cell, the heat is one linear layer over them). A dice profile learned from labelled photos
+may carry its own heat layer over those features (``fit_heat``): the same finder, taught what
+a die looks like on that table, with that camera.
 """
 
 from __future__ import annotations
 
+import hashlib
+from collections.abc import Callable, Sequence
 from pathlib import Path
 
 import cv2
 import numpy as np
 
 from .detect import Blob, Detection, find_dice, obstruction_share, refine_blob
+from .labeled import LabeledImage
+from .profile import ProfileError
 
 MODEL = Path(__file__).with_name("models") / "dice_centres.onnx"
 # The network reads the frame shrunk so its short side is this many pixels (a typical tray
@@ -28,20 +37,39 @@ TARGET_SIDE = 26.0
 MAX_INPUT = 2048  # longest input side a rescale may ask for (tiny dice in a huge frame)
 # Least heat for a die centre; chosen on the first photo session and on renders.
 THRESHOLD = 0.3
+MAX_CELLS = 300_000  # cells a heat layer is taught on at most (24 numbers each)
+
+
+def model_fingerprint(model: str | Path = MODEL) -> str:
+    """Which exact finder network (a heat layer is taught on one network's features)."""
+    return hashlib.sha256(Path(model).read_bytes()).hexdigest()[:16]
 
 
 class CentreFinder:
     """``find(image) -> Detection`` with the same blobs as the geometric detector gives."""
 
     def __init__(self, model: str | Path = MODEL, threshold: float = THRESHOLD,
-                 input_side: int = INPUT_SIDE) -> None:
+                 input_side: int = INPUT_SIDE, heat: dict | None = None) -> None:
+        """``heat``: a profile's own heat layer (``fit_heat``) in place of the network's."""
         self.net = cv2.dnn.readNetFromONNX(str(model))
         self.threshold = threshold
         self.input_side = input_side
+        self.scale = 1.0  # the scale the last ``find`` read the frame at
+        # Files from before the "features" output can find dice but not be taught.
+        self.teachable = "features" in self.net.getUnconnectedOutLayersNames()
+        self.heat = None
+        if heat is not None:
+            if heat.get("fingerprint") != model_fingerprint(model):
+                raise ProfileError(
+                    "the profile's dice finder layer was taught on another version of the "
+                    "finder network; re-create the profile with 'companion calibrate dice "
+                    "--labeled' (the same labelled photos will do)")
+            self.heat = (np.array(heat["weights"], np.float32), float(heat["bias"]))
 
-    def _peaks(self, image: np.ndarray, scale: float) -> list[tuple[float, ...]]:
-        """Die centres ``(x, y, side, side in input pixels, heat)`` with the frame scaled by
-        ``scale`` (positions and sides in frame pixels)."""
+    def maps(self, image: np.ndarray, scale: float, features: bool = False
+             ) -> tuple[np.ndarray, np.ndarray | None, float, float]:
+        """The network's maps (heat, log side, offsets) for the frame scaled by about
+        ``scale``, its features when asked, and the exact x and y scales used."""
         h0, w0 = image.shape[:2]
         scale = min(scale, MAX_INPUT / max(h0, w0))
         # Sides must halve evenly four times (the network works down to 1/16).
@@ -51,7 +79,21 @@ class CentreFinder:
         small = cv2.resize(image, (nw, nh), interpolation=cv2.INTER_AREA
                            if sx < 1 else cv2.INTER_LINEAR)
         self.net.setInput(cv2.dnn.blobFromImage(small, 1.0 / 255.0))
-        maps = self.net.forward()[0]
+        if features or self.heat is not None:
+            maps, feats = self.net.forward(["maps", "features"])
+            maps, feats = maps[0], feats[0]
+            if self.heat is not None:
+                w, b = self.heat
+                maps = maps.copy()
+                maps[0] = _sigmoid(np.tensordot(w, feats, 1) + b)
+            return maps, feats, sx, sy
+        return self.net.forward("maps")[0], None, sx, sy
+
+    def _peaks(self, image: np.ndarray, scale: float) -> list[tuple[float, ...]]:
+        """Die centres ``(x, y, side, side in input pixels, heat)`` with the frame scaled by
+        ``scale`` (positions and sides in frame pixels)."""
+        maps, _, sx, sy = self.maps(image, scale)
+        self.scale = scale
         heat = maps[0]
         peak = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > self.threshold)
         out = []
@@ -89,6 +131,161 @@ class CentreFinder:
         return Detection(blobs, side, obstruction_share(image, side))
 
 
+def _sigmoid(z: np.ndarray) -> np.ndarray:
+    return 1.0 / (1.0 + np.exp(-np.clip(z, -60.0, 60.0)))
+
+
+def network_heat(maps: np.ndarray, feats: np.ndarray) -> tuple[np.ndarray, float]:
+    """The network's own heat layer, recovered from one frame's maps and features: the heat
+    is a sigmoid of a linear layer over the features, so a least-squares fit of its logit is
+    exact (no model-file parsing needed)."""
+    p = maps[0].ravel().astype(np.float64)
+    keep = (p > 1e-6) & (p < 1 - 1e-6)
+    x = feats.reshape(feats.shape[0], -1).T[keep].astype(np.float64)
+    logit = np.log(p[keep] / (1 - p[keep]))
+    sol, *_ = np.linalg.lstsq(np.hstack([x, np.ones((len(x), 1))]), logit, rcond=None)
+    return sol[:-1], float(sol[-1])
+
+
+def _heat_targets(item: LabeledImage, shape: tuple[int, int], sx: float, sy: float
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Training targets as the finder was taught: 1 at each labelled centre's cell, a
+    Gaussian the size of the die around it, no weight inside ``ignore`` boxes."""
+    n_y, n_x = shape
+    yy, xx = np.mgrid[0:n_y, 0:n_x].astype(np.float32)
+    heat = np.zeros((n_y, n_x), np.float32)
+    centre = np.zeros((n_y, n_x), bool)
+    for b in item.boxes:
+        cx, cy = b.cx * sx / STRIDE, b.cy * sy / STRIDE
+        sigma = max(0.6, float(np.sqrt(b.w * sx * b.h * sy)) / STRIDE / 6.0)
+        heat = np.maximum(heat, np.exp(-((xx - cx + 0.5) ** 2 + (yy - cy + 0.5) ** 2)
+                                       / (2 * sigma * sigma)))
+        centre[min(int(cy), n_y - 1), min(int(cx), n_x - 1)] = True
+    weight = np.ones((n_y, n_x), np.float32)
+    for g in item.ignore:
+        x0, x1 = int((g.cx - g.w / 2) * sx / STRIDE), int((g.cx + g.w / 2) * sx / STRIDE) + 1
+        y0, y1 = int((g.cy - g.h / 2) * sy / STRIDE), int((g.cy + g.h / 2) * sy / STRIDE) + 1
+        weight[max(0, y0):y1, max(0, x0):x1] = 0.0
+    return centre.ravel(), heat.ravel(), weight.ravel()
+
+
+def fit_heat(items: Sequence[LabeledImage], model: str | Path = MODEL, pull: float = 1e-3,
+             steps: int = 1500, folds: int = 3,
+             progress: Callable[[int, int], None] | None = None) -> tuple[dict | None, dict]:
+    """Teach the finder's heat layer on labelled photos; returns ``(heat, counts)``.
+
+    Starts from the network's own layer and stays near it (``pull``), with the focal loss the
+    network was trained with. Whether it helps is judged on photos it was not taught on:
+    the photos are split in ``folds``, a layer is taught on the others and counted on each
+    part. ``counts`` gives the labelled dice, and how many of them the network's layer and
+    the taught ones find there, with their extra detections. ``heat`` (taught on all photos)
+    is None unless the taught layers found more dice without many more extras, so a profile
+    only carries a layer that helps. Photos are read from disk as needed.
+    """
+    finder = CentreFinder(model)
+    if not finder.teachable:
+        raise ValueError(f"{model}: this finder network has no 'features' output to teach a "
+                         "heat layer on; retrain it with calibration/train_dice_detector.py")
+    cells = []
+    for k, item in enumerate(items):
+        image = _imread(item)
+        finder.find(image)
+        maps, feats, sx, sy = finder.maps(image, finder.scale, features=True)
+        assert feats is not None
+        if k == 0:
+            w0, b0 = network_heat(maps, feats)
+        cells.append((feats.reshape(feats.shape[0], -1).T,
+                      *_heat_targets(item, feats.shape[1:], sx, sy)))
+        if progress:
+            progress(k + 1, len(items))
+    cells = _fewer_cells(cells)
+
+    def teach(which: Sequence[int]) -> tuple[np.ndarray, float]:
+        x, centre, heat, weight = (np.concatenate(c) for c in zip(
+            *(cells[i] for i in which), strict=True))
+        return _fit_focal(x.astype(np.float64), centre, heat, weight, w0, b0, pull, steps)
+
+    def count(layer: tuple[np.ndarray, float] | None, which: Sequence[int]) -> np.ndarray:
+        finder.heat = None if layer is None else (layer[0].astype(np.float32), layer[1])
+        return sum((_found_extra(finder, items[i]) for i in which), np.zeros(2, int))
+
+    n = len(items)
+    everyone = list(range(n))
+    network = count(None, everyone)
+    taught = np.zeros(2, int)
+    parts = [everyone[f::folds] for f in range(min(folds, n))] if n > 1 else []
+    for part in parts:
+        taught += count(teach([i for i in everyone if i not in part]), part)
+    dice = sum(len(it.boxes) for it in items)
+    counts = {"dice": dice, "network_found": int(network[0]), "network_extra": int(network[1]),
+              "found": int(taught[0]), "extra": int(taught[1])}
+    # Extra detections are mostly turned down by the face classifier; missed dice are lost.
+    helps = taught[0] > network[0] and taught[1] <= network[1] + max(2, dice // 50)
+    if not helps:
+        return None, counts
+    w, b = teach(everyone)
+    heat_layer = {"weights": [round(float(v), 6) for v in w], "bias": round(float(b), 6),
+                  "fingerprint": model_fingerprint(model)}
+    return heat_layer, counts
+
+
+def _fewer_cells(cells: list[tuple[np.ndarray, ...]]) -> list[tuple[np.ndarray, ...]]:
+    """With many photos keep every cell near a die and a random share of the open table,
+    weighted up to count for the cells left out (memory: 24 numbers per cell)."""
+    total = sum(len(c[0]) for c in cells)
+    if total <= MAX_CELLS:
+        return cells
+    near = sum(int((c[2] > 0.01).sum()) for c in cells)
+    share = min(1.0, max(MAX_CELLS - near, 1) / max(total - near, 1))
+    rng = np.random.default_rng(0)
+    out = []
+    for x, centre, heat, weight in cells:
+        close = heat > 0.01
+        keep = close | (rng.random(len(x)) < share)
+        weight = np.where(close, weight, weight / share)
+        out.append((x[keep], centre[keep], heat[keep], weight[keep]))
+    return out
+
+
+def _fit_focal(x: np.ndarray, centre: np.ndarray, heat: np.ndarray, weight: np.ndarray,
+               w0: np.ndarray, b0: float, pull: float, steps: int) -> tuple[np.ndarray, float]:
+    """Full-batch Adam on the focal loss of the heat, pulled towards ``(w0, b0)``."""
+    w, b = w0.copy(), b0
+    n = max(int(centre.sum()), 1)
+    m, v = np.zeros(len(w) + 1), np.zeros(len(w) + 1)
+    for t in range(1, steps + 1):
+        p = np.clip(_sigmoid(x @ w + b), 1e-4, 1 - 1e-4)
+        # d(focal loss)/d(logit): centres pull up, the rest down unless near a centre
+        g_pos = -((1 - p) ** 3) + 2 * (1 - p) * p * np.log(p)
+        g_neg = (1 - heat) ** 4 * (p ** 3 - 2 * p * p * (1 - p) * np.log(1 - p))
+        g = np.where(centre, g_pos, g_neg) * weight / n
+        grad = np.concatenate([x.T @ g + pull * (w - w0), [g.sum() + pull * (b - b0)]])
+        m = 0.9 * m + 0.1 * grad
+        v = 0.999 * v + 0.001 * grad * grad
+        step = 0.05 * (m / (1 - 0.9 ** t)) / (np.sqrt(v / (1 - 0.999 ** t)) + 1e-8)
+        w -= step[:-1]
+        b -= step[-1]
+    return w, float(b)
+
+
+def _found_extra(finder: CentreFinder, item: LabeledImage) -> np.ndarray:
+    """Labelled dice found, and detections no label (nor ignore box) explains."""
+    from .dataset import match_blobs
+
+    blobs = list(finder.find(_imread(item)).blobs)
+    matched, unmatched = match_blobs(blobs, item.boxes)
+    extra = sum(not any(g.contains(blobs[i].cx, blobs[i].cy, 0.1) for g in item.ignore)
+                for i in unmatched)
+    return np.array([len(matched), extra])
+
+
+def _imread(item: LabeledImage) -> np.ndarray:
+    image = cv2.imread(str(item.image), cv2.IMREAD_COLOR)
+    if image is None:
+        raise ValueError(f"{item.image}: cannot be decoded as an image")
+    return image
+
+
 def _suppress(peaks: list[tuple[float, ...]]) -> list[tuple[float, ...]]:
     """One die per place: of two centres closer than half a die the stronger stays, and a
     centre inside a die twice its size is a mark on that die (a pip of a large die)."""
@@ -117,11 +314,14 @@ def fit_blob(image: np.ndarray, blob: Blob, die_side: float) -> tuple[Blob, bool
 _default: CentreFinder | None = None
 
 
-def locate_dice(image: np.ndarray) -> list[Blob]:
-    """Find and fit the dice the way the reader does by default (the network when its model
-    file is there, the geometric detector otherwise): calibration cuts its crops here."""
+def locate_dice(image: np.ndarray, finder: CentreFinder | None = None) -> list[Blob]:
+    """Find and fit the dice the way the reader does (``finder``, by default the network
+    when its model file is there, the geometric detector otherwise): calibration cuts its
+    crops here."""
     global _default
-    if not MODEL.exists():
+    if finder is not None:
+        det = finder.find(image)
+    elif not MODEL.exists():
         det = find_dice(image)
     else:
         if _default is None:

@@ -106,7 +106,8 @@ def cmd_calibrate_dice(args: argparse.Namespace) -> int:
     out = Path(args.out)
     try:
         if args.labeled:
-            profile = learn_profile(args.labeled, args.dice, progress=_progress)
+            profile = learn_profile(args.labeled, args.dice, progress=_progress,
+                                    report=lambda m: print(m, file=sys.stderr))
         else:
             from .sources import open_source
 

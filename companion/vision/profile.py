@@ -23,6 +23,11 @@ Format (version 2; version 1 files, without "head", are still read)::
         "weights": [[96 floats], ...],    # one row per class
         "bias": [floats],
         "fingerprint": "0123abcd..."      # which exact networks (sha256 of their files)
+      },
+      "finder": {                         # optional: the dice finder's heat layer, taught
+        "weights": [24 floats],           # on the labelled photos (centres.fit_heat)
+        "bias": float,
+        "fingerprint": "0123abcd..."      # which exact finder network
       }
     }
 """
@@ -41,6 +46,7 @@ FORMAT = "companion-dice-profile"
 VERSION = 2
 READS = (1, 2)
 TEMPLATE = 24  # side of a face template in pixels
+FINDER_FEATURES = 24  # features per cell the dice finder's heat layer reads
 
 
 class ProfileError(ValueError):
@@ -62,6 +68,7 @@ class DiceProfile:
     unknown_below: float = 0.5
     source: str = ""
     head: dict | None = None
+    finder: dict | None = None
 
     @property
     def faces(self) -> list[str]:
@@ -81,6 +88,7 @@ class DiceProfile:
             "unknown_below": self.unknown_below,
             "source": self.source,
             **({"head": self.head} if self.head else {}),
+            **({"finder": self.finder} if self.finder else {}),
         }
 
     def save(self, path: str | Path) -> None:
@@ -136,7 +144,9 @@ class DiceProfile:
         if not isinstance(ub, (int, float)) or not 0 <= ub <= 1:
             raise ProfileError(f"{where}: \"unknown_below\" should be a number from 0 to 1")
         head = _check_head(data.get("head"), where, fix)
-        return cls(dice, templates, colours, float(ub), str(data.get("source", "")), head)
+        finder = _check_finder(data.get("finder"), where, fix)
+        return cls(dice, templates, colours, float(ub), str(data.get("source", "")), head,
+                   finder)
 
     @classmethod
     def load(cls, path: str | Path) -> DiceProfile:
@@ -193,3 +203,23 @@ def _check_head(head: object, where: str, fix: str) -> dict | None:
     if not numbers(head.get("bias"), len(classes)):
         raise ProfileError(f"{where}: head.bias should be {len(classes)} numbers; {fix}")
     return head
+
+
+def _check_finder(finder: object, where: str, fix: str) -> dict | None:
+    """Validate the finder's heat layer: 24 weights, a bias and the network it fits."""
+    if finder is None:
+        return None
+    fix = fix.replace("dice'", "dice --labeled'")
+    if not isinstance(finder, dict):
+        raise ProfileError(f"{where}: \"finder\" should be an object; {fix}")
+    w = finder.get("weights")
+    if not (isinstance(w, list) and len(w) == FINDER_FEATURES
+            and all(isinstance(x, (int, float)) and np.isfinite(x) for x in w)):
+        raise ProfileError(
+            f"{where}: finder.weights should be {FINDER_FEATURES} numbers; {fix}")
+    b = finder.get("bias")
+    if not (isinstance(b, (int, float)) and np.isfinite(b)):
+        raise ProfileError(f"{where}: finder.bias should be a number; {fix}")
+    if not isinstance(finder.get("fingerprint"), str):
+        raise ProfileError(f"{where}: finder.fingerprint should name the finder network; {fix}")
+    return finder

@@ -81,7 +81,10 @@ class DiceReader:
             finder = "net" if CENTRES_MODEL.exists() else "geometry"
         if finder not in ("net", "geometry"):
             raise ValueError(f"unknown dice finder {finder!r}: use 'net' or 'geometry'")
-        self.finder = CentreFinder() if finder == "net" else None
+        self.finder = None
+        if finder == "net":
+            # A profile taught on labelled photos may carry the finder's own heat layer.
+            self.finder = CentreFinder(heat=profile.finder if profile is not None else None)
         model = MODELS / f"{self.dice}_faces.onnx"
         if profile is not None and profile.head:
             self.classifier = HeadClassifier(profile.head)

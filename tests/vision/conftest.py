@@ -2,9 +2,11 @@
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from pathlib import Path
 
 import cv2
+import numpy as np
 import pytest
 
 from companion.vision.faces import FACE_SETS
@@ -15,14 +17,18 @@ DEV = REPO.parent / "shared" / "data" / "dice-photos" / "d6-tray-dev"
 
 
 def write_labeled(
-    folder: Path, tray: SyntheticTray, n_images: int, faces: list[str], n_dice: int | None = None
+    folder: Path, tray: SyntheticTray, n_images: int, faces: list[str], n_dice: int | None = None,
+    alter: Callable[[np.ndarray], np.ndarray] | None = None, touching: float = 0.15,
 ) -> Path:
-    """Render ``n_images`` trays and write images/, labels/ and classes.txt."""
+    """Render ``n_images`` trays and write images/, labels/ and classes.txt; ``alter``
+    changes each image before it is written (another table, light or camera)."""
     (folder / "images").mkdir(parents=True, exist_ok=True)
     (folder / "labels").mkdir(parents=True, exist_ok=True)
     (folder / "classes.txt").write_text("\n".join(faces) + "\n")
     for i in range(n_images):
-        image, dice = tray.render(n_dice)
+        image, dice = tray.render(n_dice, touching=touching)
+        if alter is not None:
+            image = alter(image)
         h, w = image.shape[:2]
         cv2.imwrite(str(folder / "images" / f"tray_{i:03d}.png"), image)
         lines = [

@@ -73,7 +73,9 @@ def test_calibrate_from_labeled_photos(tmp_path: Path, capsys) -> None:
                            list(FACE_SETS["back_in_time"].faces), n_dice=6)
     out = tmp_path / "bit.json"
     assert main(["calibrate", "dice", "--labeled", str(folder), "--out", str(out)]) == 0
-    assert "back_in_time profile" in capsys.readouterr().out
+    said = capsys.readouterr()
+    assert "back_in_time profile" in said.out
+    assert "dice finder: of " in said.err
     assert json.loads(out.read_text())["dice"] == "back_in_time"
     image, truth = SyntheticTray("back_in_time", seed=40).render(n_dice=5, touching=0.0)
     cv2.imwrite(str(tmp_path / "t.png"), image)

@@ -1,0 +1,123 @@
+"""Teaching the dice finder on labelled photos of one table: a profile's own heat layer."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.vision import DiceProfile, DiceReader, ProfileError, SyntheticTray, bench
+from companion.vision.calibrate import learn_profile
+from companion.vision.centres import CentreFinder, fit_heat, network_heat
+from companion.vision.dataset import match_blobs
+from companion.vision.defaults import default_profile
+from companion.vision.faces import FACE_SETS
+from companion.vision.labeled import load_labeled_dir
+
+from .conftest import write_labeled
+
+D6 = list(FACE_SETS["d6"].faces)
+
+
+def washed_out(image: np.ndarray) -> np.ndarray:
+    """A pale table under flat light: a quarter of the contrast, everything light."""
+    f = image.astype(np.float32)
+    return np.clip(170 + (f - f.mean()) * 0.15, 0, 255).astype(np.uint8)
+
+
+@pytest.fixture(scope="module")
+def pale_table(tmp_path_factory) -> tuple[Path, Path]:
+    """Ten labelled photos of one pale table to teach on, twenty more to read."""
+    root = tmp_path_factory.mktemp("pale")
+    tray = SyntheticTray("d6", seed=77, keep_scene=True)
+    teach = write_labeled(root / "teach", tray, 10, D6, n_dice=8, alter=washed_out,
+                          touching=0.5)
+    read = write_labeled(root / "read", tray, 20, D6, n_dice=8, alter=washed_out,
+                         touching=0.5)
+    return teach, read
+
+
+def found_and_extra(finder: CentreFinder, folder: Path) -> tuple[int, int, int]:
+    found = extra = total = 0
+    for item in load_labeled_dir(folder)[1]:
+        blobs = list(finder.find(cv2.imread(str(item.image))).blobs)
+        matched, unmatched = match_blobs(blobs, item.boxes)
+        found, extra, total = found + len(matched), extra + len(unmatched), total + len(
+            item.boxes)
+    return found, extra, total
+
+
+def test_the_networks_own_heat_layer_is_recovered_exactly() -> None:
+    image, _ = SyntheticTray("d6", seed=5).render(n_dice=6)
+    finder = CentreFinder()
+    maps, feats, _, _ = finder.maps(image, 0.5, features=True)
+    w, b = network_heat(maps, feats)
+    heat = 1 / (1 + np.exp(-(np.tensordot(w, feats, 1) + b)))
+    assert np.abs(heat - maps[0]).max() < 1e-4
+    finder.heat = (w.astype(np.float32), b)
+    assert np.abs(finder.maps(image, 0.5)[0][0] - maps[0]).max() < 1e-4
+
+
+def test_taught_on_a_pale_table_the_finder_finds_the_dice_it_missed(pale_table) -> None:
+    teach, read = pale_table
+    shipped = found_and_extra(CentreFinder(), read)
+    layer, counts = fit_heat(load_labeled_dir(teach)[1])
+    assert shipped[0] <= 0.92 * shipped[2], "the pale table should be hard for the network"
+    assert layer is not None and counts["found"] > counts["network_found"]
+    taught = found_and_extra(CentreFinder(heat=layer), read)
+    assert taught[0] >= 0.97 * taught[2] and taught[1] <= 3
+
+
+def test_a_layer_that_does_not_help_is_not_kept(tmp_path: Path) -> None:
+    folder = write_labeled(tmp_path / "plain", SyntheticTray("d6", seed=78), 4, D6, n_dice=6,
+                           touching=0.0)
+    layer, counts = fit_heat(load_labeled_dir(folder)[1])
+    assert counts["network_found"] == counts["dice"] == 24 and counts["network_extra"] == 0
+    assert layer is None
+
+
+def test_a_profile_carries_the_taught_finder_and_the_reader_uses_it(pale_table,
+                                                                    tmp_path: Path) -> None:
+    teach, read = pale_table
+    lines: list[str] = []
+    profile = learn_profile(teach, report=lines.append)
+    assert profile.finder is not None and len(profile.finder["weights"]) == 24
+    assert "kept in the profile" in lines[0] and "of 80 labelled dice" in lines[0]
+    profile.save(tmp_path / "pale.json")
+    assert "finder" in json.loads((tmp_path / "pale.json").read_text())
+    reader = DiceReader(profile=tmp_path / "pale.json")
+    assert reader.finder is not None and reader.finder.heat is not None
+    plain = DiceReader(profile=DiceProfile.from_json({**profile.to_json(), "finder": None}))
+    items = load_labeled_dir(read)[1]
+    taught, untaught = bench.run(reader, items), bench.run(plain, items)
+    # Faces on so pale a table stay hard; the dice are found, and more of them read right.
+    assert taught.found >= 0.97 * taught.labelled > untaught.found
+    assert taught.right > untaught.right and taught.extra <= 2
+
+
+def test_a_finder_layer_taught_on_another_network_is_refused(tmp_path: Path) -> None:
+    data = default_profile("d6").to_json()
+    data["finder"] = {"weights": [0.0] * 24, "bias": -4.0, "fingerprint": "0" * 16}
+    (tmp_path / "old.json").write_text(json.dumps(data))
+    with pytest.raises(ProfileError, match="another version of the finder network"):
+        DiceReader(profile=tmp_path / "old.json")
+
+
+@pytest.mark.parametrize("finder, message", [
+    ({"weights": [0.0] * 23, "bias": 0.0, "fingerprint": "x"}, "finder.weights should be 24"),
+    ({"weights": [0.0] * 24, "bias": "nan", "fingerprint": "x"}, "finder.bias should be"),
+    ({"weights": [0.0] * 24, "bias": 0.0}, "finder.fingerprint should name"),
+    ([1, 2], "\"finder\" should be an object"),
+])
+def test_a_damaged_finder_layer_is_refused_clearly(tmp_path: Path, finder, message) -> None:
+    data = default_profile("d6").to_json()
+    data["finder"] = finder
+    path = tmp_path / "p.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(ProfileError) as err:
+        DiceProfile.load(path)
+    assert message in str(err.value) and str(path) in str(err.value)
+    assert "calibrate dice --labeled" in str(err.value)
