@@ -38,6 +38,7 @@ MAX_INPUT = 2048  # longest input side a rescale may ask for (tiny dice in a hug
 # Least heat for a die centre; chosen on the first photo session and on renders.
 THRESHOLD = 0.3
 MAX_CELLS = 300_000  # cells a heat layer is taught on at most (24 numbers each)
+OPEN_SHARE = 0.25  # share of the open table's cells it is taught on
 
 
 def model_fingerprint(model: str | Path = MODEL) -> str:
@@ -203,7 +204,7 @@ def fit_heat(items: Sequence[LabeledImage], model: str | Path = MODEL, pull: flo
     def teach(which: Sequence[int]) -> tuple[np.ndarray, float]:
         x, centre, heat, weight = (np.concatenate(c) for c in zip(
             *(cells[i] for i in which), strict=True))
-        return _fit_focal(x.astype(np.float64), centre, heat, weight, w0, b0, pull, steps)
+        return _fit_focal(x.astype(np.float32), centre, heat, weight, w0, b0, pull, steps)
 
     def count(layer: tuple[np.ndarray, float] | None, which: Sequence[int]) -> np.ndarray:
         finder.heat = None if layer is None else (layer[0].astype(np.float32), layer[1])
@@ -230,13 +231,12 @@ def fit_heat(items: Sequence[LabeledImage], model: str | Path = MODEL, pull: flo
 
 
 def _fewer_cells(cells: list[tuple[np.ndarray, ...]]) -> list[tuple[np.ndarray, ...]]:
-    """With many photos keep every cell near a die and a random share of the open table,
-    weighted up to count for the cells left out (memory: 24 numbers per cell)."""
+    """Every cell near a die and a random share of the open table (at most ``OPEN_SHARE``,
+    less with many photos), weighted up to count for the cells left out: open table is most
+    of a photo and tells the layer little, and the fit's time and memory go with the cells."""
     total = sum(len(c[0]) for c in cells)
-    if total <= MAX_CELLS:
-        return cells
     near = sum(int((c[2] > 0.01).sum()) for c in cells)
-    share = min(1.0, max(MAX_CELLS - near, 1) / max(total - near, 1))
+    share = min(OPEN_SHARE, max(MAX_CELLS - near, 1) / max(total - near, 1))
     rng = np.random.default_rng(0)
     out = []
     for x, centre, heat, weight in cells:
@@ -249,17 +249,21 @@ def _fewer_cells(cells: list[tuple[np.ndarray, ...]]) -> list[tuple[np.ndarray, 
 
 def _fit_focal(x: np.ndarray, centre: np.ndarray, heat: np.ndarray, weight: np.ndarray,
                w0: np.ndarray, b0: float, pull: float, steps: int) -> tuple[np.ndarray, float]:
-    """Full-batch Adam on the focal loss of the heat, pulled towards ``(w0, b0)``."""
-    w, b = w0.copy(), b0
+    """Full-batch Adam on the focal loss of the heat, pulled towards ``(w0, b0)`` (float32:
+    the layer is small and the cells many)."""
+    w0 = w0.astype(np.float32)
+    w, b = w0.copy(), np.float32(b0)
+    heat, weight = heat.astype(np.float32), weight.astype(np.float32)
     n = max(int(centre.sum()), 1)
-    m, v = np.zeros(len(w) + 1), np.zeros(len(w) + 1)
+    m, v = np.zeros(len(w) + 1, np.float32), np.zeros(len(w) + 1, np.float32)
     for t in range(1, steps + 1):
         p = np.clip(_sigmoid(x @ w + b), 1e-4, 1 - 1e-4)
         # d(focal loss)/d(logit): centres pull up, the rest down unless near a centre
         g_pos = -((1 - p) ** 3) + 2 * (1 - p) * p * np.log(p)
         g_neg = (1 - heat) ** 4 * (p ** 3 - 2 * p * p * (1 - p) * np.log(1 - p))
         g = np.where(centre, g_pos, g_neg) * weight / n
-        grad = np.concatenate([x.T @ g + pull * (w - w0), [g.sum() + pull * (b - b0)]])
+        grad = np.concatenate([x.T @ g + pull * (w - w0), [g.sum() + pull * (b - b0)]]
+                              ).astype(np.float32)
         m = 0.9 * m + 0.1 * grad
         v = 0.999 * v + 0.001 * grad * grad
         step = 0.05 * (m / (1 - 0.9 ** t)) / (np.sqrt(v / (1 - 0.999 ** t)) + 1e-8)
