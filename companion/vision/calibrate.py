@@ -142,8 +142,8 @@ def learn_profile(folder: str | Path, dice: str | None = None,
                   report: Callable[[str], None] | None = None) -> DiceProfile:
     """Build a profile from a YOLO-labelled folder (images/, labels/, classes.txt).
 
-    ``progress(done, total)`` follows the photos (the finder, then faces); ``report`` gets a
-    line saying what teaching the finder gave.
+    ``progress(done, total)`` follows the photos (the finder, then the faces); ``report``
+    gets a line as each starts and one saying what teaching the finder gave.
 
     Raises ``LabelError`` / ``CalibrationError`` with the file at fault.
     """
@@ -157,11 +157,15 @@ def learn_profile(folder: str | Path, dice: str | None = None,
     rng = np.random.default_rng(0)  # the same photos always make the same profile
     finder, located_by = None, None
     if FINDER_MODEL.exists() and CentreFinder(FINDER_MODEL).teachable:
+        if report:
+            report(f"teaching the dice finder on {len(items)} photos")
         finder, counts = fit_heat(items, FINDER_MODEL, progress=progress)
         if report:
             report(_finder_report(counts, finder is not None))
         if finder is not None:
             located_by = CentreFinder(FINDER_MODEL, heat=finder)
+    if report:
+        report(f"teaching the faces on {len(items)} photos")
     for k, item in enumerate(items):
         image = cv2.imread(str(item.image))
         if image is None:

@@ -85,7 +85,9 @@ def test_a_profile_carries_the_taught_finder_and_the_reader_uses_it(pale_table,
     lines: list[str] = []
     profile = learn_profile(teach, report=lines.append)
     assert profile.finder is not None and len(profile.finder["weights"]) == 24
-    assert "kept in the profile" in lines[0] and "of 80 labelled dice" in lines[0]
+    assert lines[0] == "teaching the dice finder on 10 photos"
+    assert "kept in the profile" in lines[1] and "of 80 labelled dice" in lines[1]
+    assert lines[2] == "teaching the faces on 10 photos"
     profile.save(tmp_path / "pale.json")
     assert "finder" in json.loads((tmp_path / "pale.json").read_text())
     reader = DiceReader(profile=tmp_path / "pale.json")
