@@ -19,9 +19,8 @@ cut it (off centre, too large or small, a little turned). Their defaults are set
 keeps its own: half its rendered dice are unlike the photos' (any colour, other pip sizes,
 see-through plastic: --other-dice). Every set also learns from copies with a thin glare streak
 across the die (lamp light on an edge), which players never take for a pip, and from copies at
-30-85 % of their contrast (dim or flat light), which are still dice. The shipped OUTATIME and
-Back in Time networks were trained before that contrast cut was added; the d6 one with it.
-Renders use seeds from --seed upwards; the benchmark seed (1000) is never used for training.
+30-85 % of their contrast (dim or flat light), which are still dice. Renders use seeds
+from --seed upwards; the benchmark seed (1000) is never used for training.
 
 The network is small (about 160k weights) and runs through cv2.dnn at reading time.
 """
