@@ -205,9 +205,12 @@ def learn_profile(folder: str | Path, dice: str | None = None,
 
 def _finder_report(counts: dict, kept: bool) -> str:
     c = counts
-    return (f"dice finder: of {c['dice']} labelled dice the shipped finder finds "
-            f"{c['network_found']} (+{c['network_extra']} extra); taught on the other photos, "
-            f"{c['found']} (+{c['extra']} extra): "
+    shipped = (f"dice finder: of {c['dice']} labelled dice the shipped finder finds "
+               f"{c['network_found']} (+{c['network_extra']} extra)")
+    if c["found"] is None:
+        return shipped + ("; one photo is too few to check a finder taught on it, so the "
+                          "profile keeps the shipped finder")
+    return (shipped + f"; taught on the other photos, {c['found']} (+{c['extra']} extra): "
             + ("the taught finder is kept in the profile" if kept
                else "no better, the profile keeps the shipped finder"))
 

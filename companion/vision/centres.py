@@ -179,9 +179,10 @@ def fit_heat(items: Sequence[LabeledImage], model: str | Path = MODEL, pull: flo
     network was trained with. Whether it helps is judged on photos it was not taught on:
     the photos are split in ``folds``, a layer is taught on the others and counted on each
     part. ``counts`` gives the labelled dice, and how many of them the network's layer and
-    the taught ones find there, with their extra detections. ``heat`` (taught on all photos)
-    is None unless the taught layers found more dice without many more extras, so a profile
-    only carries a layer that helps. Photos are read from disk as needed.
+    the taught ones find there, with their extra detections (None from a single photo).
+    ``heat`` (taught on all photos) is None unless the taught layers found more dice without
+    many more extras, so a profile only carries a layer that helps. Photos are read from disk
+    as needed.
     """
     finder = CentreFinder(model)
     if not finder.teachable:
@@ -213,13 +214,15 @@ def fit_heat(items: Sequence[LabeledImage], model: str | Path = MODEL, pull: flo
     n = len(items)
     everyone = list(range(n))
     network = count(None, everyone)
-    taught = np.zeros(2, int)
-    parts = [everyone[f::folds] for f in range(min(folds, n))] if n > 1 else []
-    for part in parts:
-        taught += count(teach([i for i in everyone if i not in part]), part)
     dice = sum(len(it.boxes) for it in items)
     counts = {"dice": dice, "network_found": int(network[0]), "network_extra": int(network[1]),
-              "found": int(taught[0]), "extra": int(taught[1])}
+              "found": None, "extra": None}
+    if n < 2:
+        return None, counts  # nothing to check a taught layer on
+    taught = np.zeros(2, int)
+    for part in (everyone[f::folds] for f in range(min(folds, n))):
+        taught += count(teach([i for i in everyone if i not in part]), part)
+    counts.update(found=int(taught[0]), extra=int(taught[1]))
     # Extra detections are mostly turned down by the face classifier; missed dice are lost.
     helps = taught[0] > network[0] and taught[1] <= network[1] + max(2, dice // 50)
     if not helps:

@@ -123,3 +123,12 @@ def test_a_damaged_finder_layer_is_refused_clearly(tmp_path: Path, finder, messa
         DiceProfile.load(path)
     assert message in str(err.value) and str(path) in str(err.value)
     assert "calibrate dice --labeled" in str(err.value)
+
+
+def test_one_labelled_photo_is_too_few_to_check_a_taught_finder(pale_table) -> None:
+    from companion.vision.calibrate import _finder_report
+
+    teach, _ = pale_table
+    layer, counts = fit_heat(load_labeled_dir(teach)[1][:1])
+    assert layer is None and counts["found"] is None and counts["dice"] == 8
+    assert "one photo is too few" in _finder_report(counts, False)
