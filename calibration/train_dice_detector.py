@@ -32,6 +32,7 @@ import numpy as np
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from companion.vision.centres import heat_targets  # noqa: E402
 from companion.vision.dataset import tone_curve  # noqa: E402
 from companion.vision.labeled import load_labeled_dir  # noqa: E402
 from companion.vision.synth import SyntheticTray  # noqa: E402
@@ -207,27 +208,13 @@ def distractors(image, truth, rng):
 def targets(dice, ignore, size=CROP):
     """Heat map (Gaussian at each centre), weights (0 inside ignore boxes), regression."""
     n = size // STRIDE
-    heat = np.zeros((n, n), np.float32)
-    weight = np.ones((n, n), np.float32)
+    heat, centre, weight = heat_targets(dice, ignore, n, n)
     reg = np.zeros((3, n, n), np.float32)
-    regmask = np.zeros((n, n), np.float32)
-    yy, xx = np.mgrid[0:n, 0:n].astype(np.float32)
     for x, y, s in dice:
         cx, cy = x / STRIDE, y / STRIDE
-        if not (0 <= cx < n and 0 <= cy < n):
-            continue
-        sigma = max(0.6, s / STRIDE / 6.0)
-        g = np.exp(-((xx - cx + 0.5) ** 2 + (yy - cy + 0.5) ** 2) / (2 * sigma * sigma))
-        heat = np.maximum(heat, g)
-        ix, iy = int(cx), int(cy)
-        heat[iy, ix] = 1.0
-        reg[:, iy, ix] = (np.log(s), cx - ix, cy - iy)
-        regmask[iy, ix] = 1.0
-    for x0, y0, x1, y1 in ignore:
-        a, b = int(max(0, x0 // STRIDE)), int(min(n, x1 // STRIDE + 1))
-        c, d = int(max(0, y0 // STRIDE)), int(min(n, y1 // STRIDE + 1))
-        weight[c:d, a:b] = 0.0
-    return heat, weight, reg, regmask
+        if 0 <= cx < n and 0 <= cy < n:
+            reg[:, int(cy), int(cx)] = (np.log(s), cx - int(cx), cy - int(cy))
+    return heat, weight, reg, centre.astype(np.float32)
 
 
 def to_tensor_batch(crops):

@@ -148,25 +148,42 @@ def network_heat(maps: np.ndarray, feats: np.ndarray) -> tuple[np.ndarray, float
     return sol[:-1], float(sol[-1])
 
 
-def _heat_targets(item: LabeledImage, shape: tuple[int, int], sx: float, sy: float
-                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
-    """Training targets as the finder was taught: 1 at each labelled centre's cell, a
-    Gaussian the size of the die around it, no weight inside ``ignore`` boxes."""
-    n_y, n_x = shape
+def heat_targets(dice: Sequence[tuple[float, float, float]],
+                 ignore: Sequence[tuple[float, float, float, float]], n_y: int, n_x: int
+                 ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """What the heat should be, as the finder is taught (``train_dice_detector.py``) and a
+    profile's layer too: ``(heat, centre, weight)`` over ``n_y x n_x`` cells. ``dice`` are
+    ``(x, y, side)`` and ``ignore`` boxes ``(x0, y0, x1, y1)`` in input pixels. Heat is 1 in
+    each centre's cell with a Gaussian the size of the die around it; no weight in ignore
+    boxes."""
     yy, xx = np.mgrid[0:n_y, 0:n_x].astype(np.float32)
     heat = np.zeros((n_y, n_x), np.float32)
     centre = np.zeros((n_y, n_x), bool)
-    for b in item.boxes:
-        cx, cy = b.cx * sx / STRIDE, b.cy * sy / STRIDE
-        sigma = max(0.6, float(np.sqrt(b.w * sx * b.h * sy)) / STRIDE / 6.0)
+    for x, y, side in dice:
+        cx, cy = x / STRIDE, y / STRIDE
+        if not (0 <= cx < n_x and 0 <= cy < n_y):
+            continue
+        sigma = max(0.6, side / STRIDE / 6.0)
         heat = np.maximum(heat, np.exp(-((xx - cx + 0.5) ** 2 + (yy - cy + 0.5) ** 2)
                                        / (2 * sigma * sigma)))
-        centre[min(int(cy), n_y - 1), min(int(cx), n_x - 1)] = True
+        heat[int(cy), int(cx)] = 1.0
+        centre[int(cy), int(cx)] = True
     weight = np.ones((n_y, n_x), np.float32)
-    for g in item.ignore:
-        x0, x1 = int((g.cx - g.w / 2) * sx / STRIDE), int((g.cx + g.w / 2) * sx / STRIDE) + 1
-        y0, y1 = int((g.cy - g.h / 2) * sy / STRIDE), int((g.cy + g.h / 2) * sy / STRIDE) + 1
-        weight[max(0, y0):y1, max(0, x0):x1] = 0.0
+    for x0, y0, x1, y1 in ignore:
+        a, b = int(max(0, x0 // STRIDE)), int(min(n_x, x1 // STRIDE + 1))
+        c, d = int(max(0, y0 // STRIDE)), int(min(n_y, y1 // STRIDE + 1))
+        weight[c:d, a:b] = 0.0
+    return heat, centre, weight
+
+
+def _item_targets(item: LabeledImage, shape: tuple[int, int], sx: float, sy: float
+                  ) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """``heat_targets`` of a labelled photo read at scales ``sx, sy``, as flat arrays
+    ``(centre, heat, weight)``."""
+    dice = [(b.cx * sx, b.cy * sy, float(np.sqrt(b.w * sx * b.h * sy))) for b in item.boxes]
+    ignore = [((g.cx - g.w / 2) * sx, (g.cy - g.h / 2) * sy, (g.cx + g.w / 2) * sx,
+               (g.cy + g.h / 2) * sy) for g in item.ignore]
+    heat, centre, weight = heat_targets(dice, ignore, *shape)
     return centre.ravel(), heat.ravel(), weight.ravel()
 
 
@@ -189,15 +206,16 @@ def fit_heat(items: Sequence[LabeledImage], model: str | Path = MODEL, pull: flo
         raise ValueError(f"{model}: this finder network has no 'features' output to teach a "
                          "heat layer on; retrain it with calibration/train_dice_detector.py")
     cells = []
+    network = np.zeros(2, int)  # labelled dice the network finds, and its extras
     for k, item in enumerate(items):
         image = _imread(item)
-        finder.find(image)
+        network += _found_extra(list(finder.find(image).blobs), item)
         maps, feats, sx, sy = finder.maps(image, finder.scale, features=True)
         assert feats is not None
         if k == 0:
             w0, b0 = network_heat(maps, feats)
         cells.append((feats.reshape(feats.shape[0], -1).T,
-                      *_heat_targets(item, feats.shape[1:], sx, sy)))
+                      *_item_targets(item, feats.shape[1:], sx, sy)))
         if progress:
             progress(k + 1, len(items))
     cells = _fewer_cells(cells)
@@ -207,13 +225,13 @@ def fit_heat(items: Sequence[LabeledImage], model: str | Path = MODEL, pull: flo
             *(cells[i] for i in which), strict=True))
         return _fit_focal(x.astype(np.float32), centre, heat, weight, w0, b0, pull, steps)
 
-    def count(layer: tuple[np.ndarray, float] | None, which: Sequence[int]) -> np.ndarray:
-        finder.heat = None if layer is None else (layer[0].astype(np.float32), layer[1])
-        return sum((_found_extra(finder, items[i]) for i in which), np.zeros(2, int))
+    def count(layer: tuple[np.ndarray, float], which: Sequence[int]) -> np.ndarray:
+        finder.heat = (layer[0].astype(np.float32), layer[1])
+        return sum((_found_extra(list(finder.find(_imread(items[i])).blobs), items[i])
+                    for i in which), np.zeros(2, int))
 
     n = len(items)
     everyone = list(range(n))
-    network = count(None, everyone)
     dice = sum(len(it.boxes) for it in items)
     counts = {"dice": dice, "network_found": int(network[0]), "network_extra": int(network[1]),
               "found": None, "extra": None}
@@ -275,11 +293,10 @@ def _fit_focal(x: np.ndarray, centre: np.ndarray, heat: np.ndarray, weight: np.n
     return w, float(b)
 
 
-def _found_extra(finder: CentreFinder, item: LabeledImage) -> np.ndarray:
+def _found_extra(blobs: list[Blob], item: LabeledImage) -> np.ndarray:
     """Labelled dice found, and detections no label (nor ignore box) explains."""
     from .dataset import match_blobs
 
-    blobs = list(finder.find(_imread(item)).blobs)
     matched, unmatched = match_blobs(blobs, item.boxes)
     extra = sum(not any(g.contains(blobs[i].cx, blobs[i].cy, 0.1) for g in item.ignore)
                 for i in unmatched)
