@@ -37,6 +37,10 @@ TARGET_SIDE = 26.0
 MAX_INPUT = 2048  # longest input side a rescale may ask for (tiny dice in a huge frame)
 # Least heat for a die centre; chosen on the first photo session and on renders.
 THRESHOLD = 0.3
+# Dice on one table are about one size (a mini die is 3/4 of a standard one): a centre whose
+# die is under SPECK of the side of the centres with at least SURE heat is a speck or a pip.
+SURE = 0.7
+SPECK = 0.45
 MAX_CELLS = 300_000  # cells a heat layer is taught on at most (24 numbers each)
 OPEN_SHARE = 0.25  # share of the open table's cells it is taught on
 
@@ -121,11 +125,14 @@ class CentreFinder:
                 scale = min(1.0, 2.0 * scale)
                 peaks = self._peaks(image, scale)
             if peaks:
-                seen = float(np.median([p[3] for p in peaks]))
+                seen = _dice_side(peaks, 3)
                 if not GOOD_SIDES[0] <= seen <= GOOD_SIDES[1]:
                     scale *= TARGET_SIDE / seen
                     peaks = self._peaks(image, scale)
         peaks = _suppress(peaks)
+        if peaks:
+            least = SPECK * _dice_side(peaks, 2)
+            peaks = [p for p in peaks if p[2] >= least]
         blobs = tuple(Blob(x, y, s, s, 0.0) for x, y, s, _, _ in peaks)
         side = float(np.median([b.side for b in blobs])) if blobs else (
             die_side or min(image.shape[:2]) / 20.0)
@@ -308,6 +315,14 @@ def _imread(item: LabeledImage) -> np.ndarray:
     if image is None:
         raise ValueError(f"{item.image}: cannot be decoded as an image")
     return image
+
+
+def _dice_side(peaks: list[tuple[float, ...]], which: int) -> float:
+    """The side of the frame's dice (``peaks[...][which]``): the median over the centres
+    the network is sure of, so that specks of dirt, each found as a tiny die, neither set the
+    scale nor the window the dice are read through."""
+    sure = [p[which] for p in peaks if p[4] >= SURE] or [p[which] for p in peaks]
+    return float(np.median(sure))
 
 
 def _suppress(peaks: list[tuple[float, ...]]) -> list[tuple[float, ...]]:

@@ -9,7 +9,10 @@ import cv2
 import numpy as np
 import pytest
 
+from companion.vision.dataset import match_blobs
+from companion.vision.detect import Blob
 from companion.vision.faces import FACE_SETS
+from companion.vision.labeled import Box
 from companion.vision.synth import SyntheticTray
 
 REPO = Path(__file__).resolve().parents[2]
@@ -38,6 +41,35 @@ def write_labeled(
         ]
         (folder / "labels" / f"tray_{i:03d}.txt").write_text("\n".join(lines) + "\n")
     return folder
+
+
+def speckle(image: np.ndarray, truth, rng: np.random.Generator, clusters: int = 4
+            ) -> np.ndarray:
+    """``image`` with ``clusters`` groups of two or three pip-sized specks of dirt a pip
+    apart, on the empty table (clear of every die in ``truth``)."""
+    image = image.copy()
+    h, w = image.shape[:2]
+    side = float(np.median([t.side for t in truth]))
+    placed = 0
+    while placed < clusters:
+        x, y = rng.uniform(side, w - side), rng.uniform(side, h - side)
+        if min(np.hypot(t.x - x, t.y - y) for t in truth) < 1.6 * side:
+            continue
+        turn = rng.choice([-1, 1])
+        for k in range(int(rng.integers(2, 4))):
+            dx, dy = (k - 1) * 0.3 * side, (k - 1) * 0.3 * side * turn
+            cv2.circle(image, (int(x + dx), int(y + dy)), max(2, int(0.07 * side)),
+                       (40, 40, 40), -1, cv2.LINE_AA)
+        placed += 1
+    return image
+
+
+def extra_dice(dice, truth) -> int:
+    """Dice read where ``truth`` has none."""
+    blobs = [Blob(d.x, d.y, d.w, d.h, 0.0) for d in dice]
+    _, unmatched = match_blobs(blobs, [Box(t.x, t.y, t.side * 1.3, t.side * 1.3, t.face)
+                                       for t in truth])
+    return len(unmatched)
 
 
 @pytest.fixture

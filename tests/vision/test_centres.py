@@ -18,7 +18,7 @@ from companion.vision.detect import obstruction_share
 from companion.vision.faces import FACE_SETS
 from companion.vision.sources import SyntheticSource
 
-from .conftest import write_labeled
+from .conftest import speckle, write_labeled
 
 
 def _score(blobs, truth) -> tuple[int, int, list[float]]:
@@ -203,3 +203,19 @@ def test_a_head_taught_on_other_networks_is_refused(tmp_path: Path) -> None:
     profile.save(tmp_path / "old.json")
     with pytest.raises(ProfileError, match="another version of the face networks"):
         DiceReader(profile=tmp_path / "old.json")
+
+
+def test_specks_of_dirt_are_not_found_as_tiny_dice() -> None:
+    # A speck is found as a die a few pixels wide; it must not set the scale the frame is
+    # read at, nor the window the dice are read through.
+    finder = CentreFinder()
+    tray = SyntheticTray("d6", seed=1502)
+    rng = np.random.default_rng(1502)
+    smallest = []
+    for _ in range(12):
+        image, truth = tray.render(n_dice=3, glare=0.0)
+        det = finder.find(speckle(image, truth, rng, clusters=10))
+        side = float(np.median([t.side for t in truth]))
+        smallest.append(min(b.side for b in det.blobs) / side)
+        assert 0.8 < det.die_side / side < 2.0, (det.die_side, side)
+    assert min(smallest) > 0.5, smallest
