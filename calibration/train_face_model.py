@@ -19,7 +19,9 @@ cut it (off centre, too large or small, a little turned). Their defaults are set
 keeps its own: half its rendered dice are unlike the photos' (any colour, other pip sizes,
 see-through plastic: --other-dice). Every set also learns from copies with a thin glare streak
 across the die (lamp light on an edge), which players never take for a pip, and from copies at
-30-85 % of their contrast (dim or flat light), which are still dice. Renders use seeds
+30-85 % of their contrast (dim or flat light), which are still dice. Every set also learns
+"none" from pieces of each photo's and render's empty table, most with specks of dirt drawn on
+(--table-pieces): a network that saw only a clean table reads two specks as a 2. Renders use seeds
 from --seed upwards; the benchmark seed (1000) is never used for training.
 
 The network is small (about 160k weights) and runs through cv2.dnn at reading time.
@@ -103,6 +105,9 @@ def main() -> int:
     ap.add_argument("--sides", type=float, default=0.0,
                     help="d6: largest lean of a rendered die's top over its base (sides seen "
                          "by a low camera), as a share of the die side")
+    ap.add_argument("--table-pieces", type=int, default=8,
+                    help="crops of empty table per photo, most with specks of dirt, "
+                         "taught as not a die (a quarter as many per render)")
     ap.add_argument("--epochs", type=int, default=None, help="d6: 30, rendered sets: 14")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=None, help="torch CPU threads")
@@ -139,24 +144,27 @@ def main() -> int:
         held = [] if args.train == "all" else split(items, "B" if args.train == "A" else "A")
         # Photos: other dice colours (hue turned) and the reader's poorer fits too.
         xr, yr = arrays(labelled_crops(train_items, CLASSES, copies=args.copies,
-                                       seed=args.seed, colour=True, fit_jitter=True))
+                                       seed=args.seed, colour=True, fit_jitter=True,
+                                       table_pieces=args.table_pieces))
     if rendered and args.cache and Path(args.cache).exists():
         with np.load(args.cache) as z:
             xs, ys = z["x"], z["y"]
     elif rendered:
         pairs = [*synthetic_crops(args.dice, args.synthetic_frames, seed=args.seed,
                                   copies=args.synthetic_copies, glare=args.glare,
-                                  fit_jitter=True),
+                                  fit_jitter=True, table_pieces=args.table_pieces // 4),
                  *synthetic_crops(args.dice, args.hd_frames, seed=args.seed + 1,
                                   copies=args.synthetic_copies, width=1280, height=720,
-                                  glare=args.glare, fit_jitter=True)]
+                                  glare=args.glare, fit_jitter=True,
+                                  table_pieces=args.table_pieces // 4)]
         xs, ys = arrays(pairs)
         if args.cache:
             np.savez(args.cache, x=xs, y=ys)
     else:
         xs, ys = arrays(synthetic_crops(args.dice, args.synthetic_frames, seed=args.seed,
                                         copies=args.synthetic_copies, glare=args.glare,
-                                        other_dice=args.other_dice, sides=args.sides))
+                                        other_dice=args.other_dice, sides=args.sides,
+                                        table_pieces=args.table_pieces // 4))
     x = np.concatenate([xr, xs])
     y = np.concatenate([yr, ys])
     print(f"{len(xr)} photo crops, {len(xs)} synthetic crops ({time.time() - t0:.0f}s)",

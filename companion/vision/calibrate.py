@@ -27,7 +27,7 @@ from .centres import MODEL as FINDER_MODEL
 from .centres import CentreFinder, fit_heat, locate_dice
 from .classify import MODELS, NONE, FeatureNet, body_bgr, body_lab, fit_head, template_of
 from .crops import die_crop
-from .dataset import CROP, MARGIN, jittered_crop, match_blobs
+from .dataset import CROP, MARGIN, jittered_crop, match_blobs, speckled_table
 from .faces import FACE_SETS
 from .labeled import LabelError, load_labeled_dir
 from .profile import TEMPLATE, DiceProfile
@@ -101,9 +101,10 @@ def _die_windows(blobs, boxes) -> list[tuple[float, float, float, float]]:
     return out
 
 
-def _not_dice(image: np.ndarray, blobs, boxes, ignore, side: float,
-              rng: np.random.Generator) -> list[np.ndarray]:
-    """Crops that are not dice: detections no label explains, and bits of empty table."""
+def _not_dice(image: np.ndarray, blobs, boxes, ignore, rng: np.random.Generator
+              ) -> list[np.ndarray]:
+    """Crops that are not dice: detections no label explains, and bits of empty table, most
+    with specks of dirt drawn on (``speckled_table``)."""
     _, extra = match_blobs(blobs, boxes)
     out = []
     for i in extra:
@@ -111,13 +112,9 @@ def _not_dice(image: np.ndarray, blobs, boxes, ignore, side: float,
         if not any(g.contains(b.cx, b.cy, 0.1) for g in ignore):
             out += [jittered_crop(image, b.cx, b.cy, min(b.w, b.h), b.angle, rng, k > 0)
                     for k in range(2)]
-    h, w = image.shape[:2]
-    for _ in range(3):
-        x, y = rng.uniform(side, w - side), rng.uniform(side, h - side)
-        near = [*boxes, *ignore]
-        if all(abs(x - b.cx) > b.w / 2 + side * 0.7 or abs(y - b.cy) > b.h / 2 + side * 0.7
-               for b in near):
-            out.append(jittered_crop(image, x, y, side, 0.0, rng, True))
+    dice = [(b.cx, b.cy, max(b.w, b.h)) for b in boxes]
+    out += speckled_table(image, dice, 3, rng, avoid=[(b.cx, b.cy, max(b.w, b.h))
+                                                     for b in ignore])
     return out
 
 
@@ -181,9 +178,7 @@ def learn_profile(folder: str | Path, dice: str | None = None,
                 jittered_crop(image, cx, cy, side, angle, rng, True) for _ in range(COPIES - 1)]
             if box.face in fs.colours:
                 bodies.setdefault(box.face, []).append(np.array(body_bgr(crop), np.float32))
-        if windows:
-            side = float(np.median([w[2] for w in windows]))
-            negatives += _not_dice(image, blobs, item.boxes, item.ignore, side, rng)
+        negatives += _not_dice(image, blobs, item.boxes, item.ignore, rng)
         if progress:
             progress(k + 1, len(items))
     missing = [f for f, s in samples.items() if not s]

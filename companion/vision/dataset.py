@@ -160,14 +160,16 @@ def glare_streak(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 def labelled_crops(items: Iterable[LabeledImage], faces: list[str], copies: int = 1,
                    seed: int = 0, negatives: bool = True, colour: bool = False,
-                   fit_jitter: bool = False) -> Iterator[tuple[np.ndarray, str]]:
+                   fit_jitter: bool = False, table_pieces: int = 0
+                   ) -> Iterator[tuple[np.ndarray, str]]:
     """Yield (crop, face) for every labelled die; ``copies`` > 1 adds jittered copies.
 
     The die's angle and size come from the reader's finder where it found the die (as at
     reading time); otherwise from the label box. Detections matching no label and lying
     outside ignore regions are yielded as ``"none"`` when ``negatives``. ``colour`` turns the
     hue of jittered copies (dice of other colours); ``fit_jitter`` makes every other copy a
-    poorer fit (``_fit_jittered``).
+    poorer fit (``_fit_jittered``); ``table_pieces`` adds that many ``"none"`` crops of the
+    photo's empty table per photo, most with specks on them (``speckled_table``).
     """
     rng = np.random.default_rng(seed)
     for item in items:
@@ -198,6 +200,67 @@ def labelled_crops(items: Iterable[LabeledImage], faces: list[str], copies: int 
                 for k in range(max(1, copies // 2)):
                     yield jittered_crop(image, b.cx, b.cy, min(b.w, b.h), b.angle, rng,
                                     k > 0, colour), NONE
+        if table_pieces:
+            dice = [(b.cx, b.cy, max(b.w, b.h)) for b in item.boxes]
+            other = [(b.cx, b.cy, max(b.w, b.h)) for b in item.ignore]
+            for crop in speckled_table(image, dice, table_pieces, rng, colour, other):
+                yield crop, NONE
+
+
+SPECKLED = 0.7  # share of empty-table pieces that get specks of dirt
+
+
+def speckled_table(image: np.ndarray, dice: list[tuple[float, float, float]], n: int,
+                   rng: np.random.Generator, colour: bool = False,
+                   avoid: list[tuple[float, float, float]] = ()) -> Iterator[np.ndarray]:
+    """Up to ``n`` die-sized crops of empty table (no die of ``dice``, given as centre and
+    side, nor anything in ``avoid`` reaches into them), most of them with a few specks of
+    dirt, crumbs or holes drawn at random places. Without them a classifier that only saw a
+    clean table reads two specks on another table as a die showing 2: pips count only on a
+    die's body."""
+    if not dice:
+        return
+    h, w = image.shape[:2]
+    side = float(np.median([s for _, _, s in dice]))
+    centres = np.array([(x, y) for x, y, _ in [*dice, *avoid]], np.float32)
+    reach = np.array([s for _, _, s in [*dice, *avoid]], np.float32)
+    made = 0
+    for _ in range(n * 8):
+        if made >= n:
+            break
+        s = side * rng.uniform(0.8, 1.25)
+        cx, cy = rng.uniform(s, w - s), rng.uniform(s, h - s)
+        if np.any(np.hypot(*(centres - (cx, cy)).T) < 0.75 * (reach + s * MARGIN)):
+            continue
+        crop = die_crop(image, cx, cy, s * MARGIN, rng.uniform(0, 360), CROP)
+        if rng.random() < SPECKLED:
+            crop = _specks(crop, rng)
+        made += 1
+        yield photometric(crop, rng, colour)
+
+
+def _specks(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    """One to six small marks (dark dirt mostly, sometimes coloured or pale), each a blot of
+    one to three dots, anywhere on the crop."""
+    up = 4
+    s = crop.shape[0]
+    die = s / MARGIN
+    big = cv2.resize(crop, (s * up, s * up), interpolation=cv2.INTER_LINEAR).astype(np.float32)
+    for _ in range(int(rng.integers(1, 7))):
+        kind = rng.random()
+        ink = (np.full(3, rng.uniform(0, 90)) if kind < 0.7 else
+               rng.uniform(0, 255, 3) if kind < 0.9 else np.full(3, rng.uniform(200, 255)))
+        x, y = rng.uniform(0.05, 0.95, 2) * s * up
+        r = die * rng.uniform(0.03, 0.11) * up
+        mask = np.zeros(big.shape[:2], np.float32)
+        for _ in range(int(rng.integers(1, 4))):
+            dx, dy = rng.normal(0, r * 0.6, 2)
+            rr = max(1.0, r * rng.uniform(0.5, 1.0))
+            cv2.circle(mask, (int(x + dx), int(y + dy)), int(rr), 1.0, -1, cv2.LINE_AA)
+        a = mask[..., None] * rng.uniform(0.6, 1.0)
+        big = big * (1 - a) + ink.astype(np.float32) * a
+    return np.clip(cv2.resize(big, (s, s), interpolation=cv2.INTER_AREA), 0, 255
+                   ).astype(np.uint8)
 
 
 def _fit_jittered(image: np.ndarray, cx: float, cy: float, side: float, angle: float,
@@ -223,7 +286,7 @@ def _fit_jittered(image: np.ndarray, cx: float, cy: float, side: float, angle: f
 def synthetic_crops(set_name: str, n_frames: int, seed: int = 0, copies: int = 1,
                     negatives: bool = True, width: int = 640, height: int = 480,
                     glare: float | None = None, fit_jitter: bool = False,
-                    other_dice: float = 0.0, sides: float = 0.0
+                    other_dice: float = 0.0, sides: float = 0.0, table_pieces: int = 0
                     ) -> Iterator[tuple[np.ndarray, str]]:
     """Yield (crop, face) from synthetic trays of a face set, cut where the reader's finder
     finds each die (as at reading time); detections of no die are yielded as ``"none"``.
@@ -232,7 +295,8 @@ def synthetic_crops(set_name: str, n_frames: int, seed: int = 0, copies: int = 1
     (the renderer's default if None); ``fit_jitter`` makes the extra copies look like poor
     detector fits (``_fit_jittered``) instead of the photo jitter (any angle);
     ``other_dice`` the share of d6 dice of any colour, pip size and plastic; ``sides`` how
-    far the dice's sides may show (``SyntheticTray``)."""
+    far the dice's sides may show (``SyntheticTray``); ``table_pieces`` the ``"none"`` crops
+    of empty, mostly speckled table per frame (``speckled_table``)."""
     from .synth import SyntheticTray
 
     rng = np.random.default_rng(seed + 1)
@@ -257,6 +321,11 @@ def synthetic_crops(set_name: str, n_frames: int, seed: int = 0, copies: int = 1
             for i in extra:
                 b = blobs[i]
                 yield jittered_crop(image, b.cx, b.cy, min(b.w, b.h), b.angle, rng, False), NONE
+        if table_pieces:
+            # the side of a die's top as seen, sides included, keeps pieces clear of it
+            reach = [(d.x, d.y, d.side * (1.2 + 2 * sides)) for d in dice]
+            for crop in speckled_table(image, reach, table_pieces, rng):
+                yield crop, NONE
 
 
 def save_npz(path: Path, pairs: Iterable[tuple[np.ndarray, str]], classes: list[str]) -> int:

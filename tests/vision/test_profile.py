@@ -17,7 +17,7 @@ from companion.vision.faces import FACE_SETS, draw_star
 from companion.vision.labeled import Box, LabelError, load_labeled_dir
 from companion.vision.sources import Frame, FrameSource
 
-from .conftest import write_labeled
+from .conftest import extra_dice, speckle, write_labeled
 
 
 def test_round_trip(tmp_path: Path) -> None:
@@ -89,6 +89,26 @@ def test_profile_teaches_an_emblem_face_from_14_photos(tmp_path: Path) -> None:
             sixes += truth[j].face == "6" and dice[i].face == "6"
     assert sixes >= 5
     assert right / total >= 0.95, (right, total)
+
+
+def test_profile_reads_specks_of_dirt_as_no_die(tmp_path: Path) -> None:
+    # The profile learns "none" from its photos' empty table with specks drawn on.
+    faces = list(FACE_SETS["d6"].faces)
+    train = write_labeled(tmp_path / "train", SyntheticTray("d6", seed=31), 14, faces,
+                          n_dice=6)
+    reader = DiceReader(profile=learn_profile(train))
+    tray = SyntheticTray("d6", seed=1501)
+    rng = np.random.default_rng(16)
+    extra = right = total = 0
+    for _ in range(12):
+        image, truth = tray.render(n_dice=3, glare=0.0)
+        dice = reader.read(speckle(image, truth, rng, clusters=4))
+        extra += extra_dice(dice, truth)
+        total += len(truth)
+        right += sum(min([d.face for d in dice].count(f), [t.face for t in truth].count(f))
+                     for f in {t.face for t in truth})
+    assert right / total >= 0.95, (right, total)
+    assert extra <= 2, extra  # of 48 clusters of specks
 
 
 def test_labels_that_do_not_match_their_image(tmp_path: Path) -> None:
