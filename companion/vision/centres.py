@@ -133,7 +133,7 @@ class CentreFinder:
         if peaks:
             least = SPECK * _dice_side(peaks, 2)
             peaks = [p for p in peaks if p[2] >= least]
-        blobs = tuple(Blob(x, y, s, s, 0.0) for x, y, s, _, _ in peaks)
+        blobs = tuple(Blob(x, y, s, s, 0.0, heat=h) for x, y, s, _, h in peaks)
         side = float(np.median([b.side for b in blobs])) if blobs else (
             die_side or min(image.shape[:2]) / 20.0)
         return Detection(blobs, side, obstruction_share(image, side))

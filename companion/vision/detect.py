@@ -35,6 +35,7 @@ class Blob:
     h: float
     angle: float
     fill: float = 1.0
+    heat: float = 0.0  # the finder network's certainty that a die is here (0: not known)
 
     @property
     def side(self) -> float:

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from .centres import MODEL as CENTRES_MODEL
-from .centres import CentreFinder, fit_blob
+from .centres import SURE, CentreFinder, fit_blob
 from .classify import (
     MODELS,
     NONE,
@@ -128,9 +128,14 @@ class DiceReader:
         labels = self.classifier.classify(crops)
         h, w = view.shape[:2]
         dice = []
-        for (blob, ok), crop, (face, conf) in zip(refined, crops, labels, strict=True):
+        for found, (blob, ok), crop, (face, conf) in zip(det.blobs, refined, crops, labels,
+                                                          strict=True):
             if face == NONE:
-                continue
+                if found.heat < SURE or conf >= self.unknown_below:
+                    continue
+                # The finder is sure of a die the faces barely call "not a die" (a die much
+                # like the table): say it is unsure rather than drop it silently.
+                face = UNKNOWN
             if not ok and conf < self.unknown_below and isinstance(
                     self.classifier, TemplateClassifier):
                 # No die-shaped body and no face matched well: a tray corner or a mark.

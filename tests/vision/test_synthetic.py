@@ -255,3 +255,23 @@ def test_specks_of_dirt_on_the_table_are_not_dice(set_name: str) -> None:
                      for f in {t.face for t in truth})
     assert right / total >= 0.95, (right, total)
     assert extra <= 1, extra  # of 48 clusters of specks
+
+
+def test_a_sure_find_barely_called_not_a_die_is_reported_unsure() -> None:
+    # A die much like the table: the finder is sure of it, the faces barely say "none".
+    # It is reported as "?", never dropped silently; a clear "none" is still dropped.
+    image, truth = SyntheticTray("d6", seed=5).render(n_dice=3, glare=0.0)
+    reader = DiceReader("d6")
+
+    class Says:
+        def __init__(self, conf: float) -> None:
+            self.conf = conf
+
+        def classify(self, crops):
+            return [("none", self.conf) for _ in crops]
+
+    reader.classifier = Says(0.3)
+    dice = reader.read(image)
+    assert len(dice) == 3 and {d.face for d in dice} == {"?"}
+    reader.classifier = Says(0.9)
+    assert reader.read(image) == []
