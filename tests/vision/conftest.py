@@ -72,6 +72,22 @@ def extra_dice(dice, truth) -> int:
     return len(unmatched)
 
 
+def read_speckled(reader, tray: SyntheticTray, seed: int, frames: int = 12
+                  ) -> tuple[int, int, int]:
+    """Read ``frames`` renders of three dice with four clusters of specks each; returns
+    (faces read right, dice, extra dice)."""
+    rng = np.random.default_rng(seed)
+    right = total = extra = 0
+    for _ in range(frames):
+        image, truth = tray.render(n_dice=3, glare=0.0)
+        dice = reader.read(speckle(image, truth, rng, clusters=4))
+        extra += extra_dice(dice, truth)
+        total += len(truth)
+        right += sum(min([d.face for d in dice].count(f), [t.face for t in truth].count(f))
+                     for f in {t.face for t in truth})
+    return right, total, extra
+
+
 @pytest.fixture
 def labeled_d6(tmp_path: Path) -> Path:
     tray = SyntheticTray("d6", seed=11)

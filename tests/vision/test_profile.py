@@ -17,7 +17,7 @@ from companion.vision.faces import FACE_SETS, draw_star
 from companion.vision.labeled import Box, LabelError, load_labeled_dir
 from companion.vision.sources import Frame, FrameSource
 
-from .conftest import extra_dice, speckle, write_labeled
+from .conftest import read_speckled, write_labeled
 
 
 def test_round_trip(tmp_path: Path) -> None:
@@ -97,16 +97,7 @@ def test_profile_reads_specks_of_dirt_as_no_die(tmp_path: Path) -> None:
     train = write_labeled(tmp_path / "train", SyntheticTray("d6", seed=31), 14, faces,
                           n_dice=6)
     reader = DiceReader(profile=learn_profile(train))
-    tray = SyntheticTray("d6", seed=1501)
-    rng = np.random.default_rng(16)
-    extra = right = total = 0
-    for _ in range(12):
-        image, truth = tray.render(n_dice=3, glare=0.0)
-        dice = reader.read(speckle(image, truth, rng, clusters=4))
-        extra += extra_dice(dice, truth)
-        total += len(truth)
-        right += sum(min([d.face for d in dice].count(f), [t.face for t in truth].count(f))
-                     for f in {t.face for t in truth})
+    right, total, extra = read_speckled(reader, SyntheticTray("d6", seed=1501), seed=16)
     assert right / total >= 0.95, (right, total)
     assert extra <= 2, extra  # of 48 clusters of specks
 

@@ -10,7 +10,7 @@ from companion.vision.dataset import match_blobs
 from companion.vision.detect import Blob
 from companion.vision.labeled import Box
 
-from .conftest import extra_dice, speckle
+from .conftest import read_speckled
 
 
 def score(set_name: str, frames: int, seed: int) -> tuple[int, int, int, int]:
@@ -242,17 +242,8 @@ def test_table_pieces_hold_no_die_and_most_carry_specks(monkeypatch) -> None:
 def test_specks_of_dirt_on_the_table_are_not_dice(set_name: str) -> None:
     # Two or three specks a pip apart look like a 2 or a 3 to a reader that never learned
     # that pips count only on a die's body.
-    reader = DiceReader(set_name)
-    tray = SyntheticTray(set_name, seed=1500)
-    rng = np.random.default_rng(15)
-    extra = total = right = 0
-    for _ in range(12):
-        image, truth = tray.render(n_dice=3, glare=0.0)
-        dice = reader.read(speckle(image, truth, rng, clusters=4))
-        extra += extra_dice(dice, truth)
-        total += len(truth)
-        right += sum(min([d.face for d in dice].count(f), [t.face for t in truth].count(f))
-                     for f in {t.face for t in truth})
+    right, total, extra = read_speckled(DiceReader(set_name), SyntheticTray(set_name, seed=1500),
+                                        seed=15)
     assert right / total >= 0.95, (right, total)
     assert extra <= 1, extra  # of 48 clusters of specks
 
