@@ -19,10 +19,10 @@ cut it (off centre, too large or small, a little turned). Their defaults are set
 keeps its own: half its rendered dice are unlike the photos' (any colour, other pip sizes,
 see-through plastic: --other-dice). Every set also learns from copies with a thin glare streak
 across the die (lamp light on an edge), which players never take for a pip, and from copies at
-30-85 % of their contrast (dim or flat light), which are still dice. Every set also learns
-"none" from pieces of each photo's and render's empty table, most with specks of dirt drawn on
-(--table-pieces): a network that saw only a clean table reads two specks as a 2. Renders use seeds
-from --seed upwards; the benchmark seed (1000) is never used for training.
+30-85 % of their contrast (dim or flat light), which are still dice, and "none" from pieces
+of each photo's and render's empty table, most with specks of dirt drawn on (--table-pieces):
+a network that saw only a clean table reads two specks as a 2. Renders use seeds from --seed
+upwards; the benchmark seed (1000) is never used for training.
 
 The network is small (about 160k weights) and runs through cv2.dnn at reading time.
 """
