@@ -22,6 +22,7 @@ import cv2
 import numpy as np
 
 from .dataset import CROP, NONE
+from .dnn import read_onnx
 from .profile import TEMPLATE, DiceProfile, ProfileError
 
 MODELS = Path(__file__).with_name("models")
@@ -136,7 +137,7 @@ class NetClassifier:
 
     def __init__(self, model: str | Path, views: int = 1, mirror: bool = False) -> None:
         model = Path(model)
-        self.net = cv2.dnn.readNetFromONNX(str(model))
+        self.net = read_onnx(model)
         names = model.with_suffix(".classes.txt")
         self.classes = names.read_text(encoding="utf-8").split()
         # Averaging quarter turns (and, for pip faces, mirror images) of each crop costs one
@@ -184,7 +185,7 @@ class FeatureNet:
                 )
             data = path.read_bytes()
             digest.update(data)
-            self.nets.append(cv2.dnn.readNetFromONNX(str(path)))
+            self.nets.append(read_onnx(path))
         # Which networks exactly: a profile taught on other features would read nonsense.
         self.fingerprint = digest.hexdigest()[:16]
 

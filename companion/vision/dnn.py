@@ -1,0 +1,20 @@
+"""Load the reader's ONNX networks into OpenCV's dnn module."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import cv2
+
+
+def read_onnx(path: str | Path) -> cv2.dnn.Net:
+    """An ONNX network run by ``cv2.dnn`` on the CPU.
+
+    OpenCV 5 has two engines; the classic one (the only one in OpenCV 4, as on Raspberry Pi
+    OS) runs these small networks faster (the face network on a tray of dice: 2.3 ms instead
+    of 3.5 ms) and gives the same outputs.
+    """
+    classic = getattr(cv2.dnn, "ENGINE_CLASSIC", None)
+    if classic is None:
+        return cv2.dnn.readNetFromONNX(str(path))
+    return cv2.dnn.readNetFromONNX(str(path), engine=classic)
