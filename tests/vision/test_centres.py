@@ -219,3 +219,14 @@ def test_specks_of_dirt_are_not_found_as_tiny_dice() -> None:
         smallest.append(min(b.side for b in det.blobs) / side)
         assert 0.8 < det.die_side / side < 2.0, (det.die_side, side)
     assert min(smallest) > 0.5, smallest
+
+
+def test_many_sure_specks_do_not_set_the_die_size() -> None:
+    # Three dice 56 pixels wide and eight specks the network is as sure of, each found as a
+    # die 12 pixels wide: by count the specks are the median, by area the dice are.
+    dice = [(100.0 * k, 50.0, 56.0, 56.0, 0.95) for k in range(3)]
+    specks = [(30.0 * k, 300.0, 12.0, 12.0, 0.85) for k in range(8)]
+    assert centres._dice_side(dice + specks, 2) == 56.0
+    # Unsure centres do not count while sure ones are there.
+    assert centres._dice_side(dice + [(0.0, 0.0, 200.0, 200.0, 0.4)] * 5, 2) == 56.0
+    assert centres._dice_side([(0.0, 0.0, 30.0, 30.0, 0.4)], 2) == 30.0

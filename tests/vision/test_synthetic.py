@@ -134,11 +134,13 @@ def test_dice_of_other_makers_are_read() -> None:
 
 def test_dice_under_flat_light_are_read() -> None:
     # A dim room or a washed-out camera: a fifth of the contrast, marks close to the body.
+    # Three seeds: in one, a few dice of nearly the table's colour make the share swing by
+    # a point with the scale the frame is read at.
     reader = DiceReader("d6")
-    tray = SyntheticTray("d6", seed=1001)
+    trays = [SyntheticTray("d6", seed=seed) for seed in (1001, 1002, 1003)]
     right = total = 0
-    for _ in range(40):
-        image, truth = tray.render(n_dice=6)
+    for k in range(120):
+        image, truth = trays[k % 3].render(n_dice=6)
         f = image.astype(np.float32)
         image = np.clip(f.mean() + (f - f.mean()) * 0.2, 0, 255).astype(np.uint8)
         faces = sorted(d.face for d in reader.read(image))
