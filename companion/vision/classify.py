@@ -135,27 +135,40 @@ class NetClassifier:
     Returns face ``"none"`` for a crop that is not a die at all.
     """
 
+    # A die read less surely than this is read again, turned (and, for pip faces, mirrored),
+    # and the two readings are averaged: it costs a network pass on the few unsure dice only.
+    SECOND_LOOK = 0.9
+
     def __init__(self, model: str | Path, views: int = 1, mirror: bool = False) -> None:
         model = Path(model)
         self.net = read_onnx(model)
         names = model.with_suffix(".classes.txt")
         self.classes = names.read_text(encoding="utf-8").split()
-        # Averaging quarter turns (and, for pip faces, mirror images) of each crop costs one
-        # network pass per view; 1 view is the fast default.
+        # Averaging quarter turns (and, for pip faces, mirror images) of every crop costs one
+        # network pass per view; 1 view (and a second look at unsure dice) is the default.
         self.views = max(1, min(views, 8 if mirror else 4))
+        turns = [(k, False) for k in range(4)] + [(k, True) for k in range(4)]
+        self.turns = [turns[i] for i in (0, 5, 2, 7, 1, 4, 3, 6)] if mirror else turns[:4]
         self.mirror = mirror
 
     def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
         if not crops:
             return np.zeros((0, len(self.classes)), np.float32)
-        turns = [(k, False) for k in range(4)] + [(k, True) for k in range(4)]
-        turns = [turns[i] for i in (0, 5, 2, 7, 1, 4, 3, 6)] if self.mirror else turns[:4]
-        views = [np.rot90(c[:, ::-1] if flip else c, k)
-                 for c in crops for k, flip in turns[:self.views]]
-        batch = np.stack(views)
-        blob = batch.transpose(0, 3, 1, 2).astype(np.float32) / 255.0 - 0.5
+        p = self._mean(crops, self.turns[:self.views])
+        if self.views == 1:
+            unsure = np.flatnonzero(p.max(axis=1) < self.SECOND_LOOK)
+            if len(unsure):
+                again = self._mean([crops[i] for i in unsure], self.turns[1:2])
+                p[unsure] = (p[unsure] + again) / 2.0
+        return p
+
+    def _mean(self, crops: list[np.ndarray], turns: list[tuple[int, bool]]) -> np.ndarray:
+        """Class probabilities of each crop, averaged over its ``turns`` (quarter turns,
+        mirrored or not)."""
+        views = [np.rot90(c[:, ::-1] if flip else c, k) for c in crops for k, flip in turns]
+        blob = np.stack(views).transpose(0, 3, 1, 2).astype(np.float32) / 255.0 - 0.5
         self.net.setInput(np.ascontiguousarray(blob))
-        logits = self.net.forward().reshape(len(crops), self.views, -1)
+        logits = self.net.forward().reshape(len(crops), len(turns), -1)
         e = np.exp(logits - logits.max(axis=2, keepdims=True))
         p = e / e.sum(axis=2, keepdims=True)
         return p.mean(axis=1)

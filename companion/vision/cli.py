@@ -229,7 +229,8 @@ def register(commands, bench_commands) -> None:
                    help="only the first or second photo session (held-out checks)")
     b.add_argument("--limit", type=int, default=0)
     b.add_argument("--views", type=int, default=1,
-                   help="average the face network over N turned copies of each die")
+                   help="average the face network over N turned copies of every die "
+                        "(default 1: a second look at unsure dice only)")
     b.add_argument("--unknown-below", type=float, default=None,
                    help="confidence under which a die is reported as '?'")
     b.add_argument("--finder", choices=["net", "geometry"], default=None,

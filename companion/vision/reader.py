@@ -49,7 +49,8 @@ class DiceReader:
     ``dice`` names the face set (``d6``, ``outatime``, ``back_in_time``); ``profile`` (a
     DiceProfile or a path to one) teaches the faces of a particular kind of die; ``tray``
     maps the frame to the top-down rolling area; ``zones`` sorts dice by where they lie.
-    ``views`` > 1 averages the face network over turned copies of each die (slower).
+    ``views`` > 1 averages the face network over turned copies of every die (slower); with 1,
+    only dice it reads unsure get a second, mirrored or turned look.
     ``finder`` is ``"net"`` (the dice-centre network, the default) or ``"geometry"`` (colour
     distance from a smooth model of the tray; used when the network file is missing).
 

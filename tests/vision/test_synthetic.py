@@ -2,11 +2,14 @@
 
 from __future__ import annotations
 
+import cv2
 import numpy as np
 import pytest
 
 from companion.vision import DiceReader, SyntheticTray
-from companion.vision.dataset import match_blobs
+from companion.vision.classify import MODELS, NetClassifier
+from companion.vision.crops import die_crop
+from companion.vision.dataset import CROP, MARGIN, match_blobs
 from companion.vision.detect import Blob
 from companion.vision.labeled import Box
 
@@ -75,6 +78,28 @@ def test_unsure_die_is_reported_as_unknown_not_guessed() -> None:
     assert all(d.face == "?" and d.confidence < 0.6 for d in near)
     others = [d for d in dice if d not in near]
     assert sorted(d.face for d in others) == sorted(x.face for x in truth[1:])
+
+
+def test_a_die_read_unsure_is_read_again_mirrored() -> None:
+    # Only dice the network is unsure of cost a second pass; their reading is then the
+    # average of the crop and its mirrored quarter turn, as two views of every die would be.
+    model = MODELS / "d6_faces.onnx"
+    once, twice = NetClassifier(model, 1, mirror=True), NetClassifier(model, 2, mirror=True)
+    tray = SyntheticTray("d6", seed=31)
+    crops = []
+    for k in range(8):
+        image, truth = tray.render(n_dice=6)
+        if k % 2:  # washed out and blurred: some dice become hard to read
+            f = image.astype(np.float32)
+            image = np.clip(f.mean() + (f - f.mean()) * 0.12, 0, 255).astype(np.uint8)
+            image = cv2.GaussianBlur(image, (0, 0), 1.5)
+        crops += [die_crop(image, t.x, t.y, t.side * MARGIN, t.angle, CROP) for t in truth]
+    first = once._mean(crops, once.turns[:1])
+    unsure = first.max(axis=1) < NetClassifier.SECOND_LOOK
+    assert 0 < unsure.sum() < len(crops) // 2, unsure.sum()
+    got = once.probabilities(crops)
+    np.testing.assert_allclose(got[unsure], twice.probabilities(crops)[unsure], atol=1e-5)
+    np.testing.assert_allclose(got[~unsure], first[~unsure], atol=1e-6)
 
 
 def test_empty_tray_reads_no_dice() -> None:
