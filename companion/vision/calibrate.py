@@ -36,9 +36,12 @@ from .sources import CameraUnavailable, EndOfStream, FrameSource
 EXEMPLARS = 4  # samples kept besides the mean, per face
 COPIES = 8  # jittered crops per labelled die for the learned classifier
 # Face networks whose features the learned classifier reads: the d6 network learned from
-# thousands of real dice; a rendered set's own network knows its kind of marks.
-FEATURES = {"d6": "d6_faces", "outatime": "d6_faces+outatime_faces",
+# thousands of real dice; a rendered set's own network knows its kind of marks. The OUTATIME
+# network, taught numerals and emblems, also lets a d6 profile tell a logo on the six from a
+# single pip (see docs/vision.md); one turn of its features is enough there, and cheaper.
+FEATURES = {"d6": "d6_faces+outatime_faces", "outatime": "d6_faces+outatime_faces",
             "back_in_time": "d6_faces+back_in_time_faces"}
+HEAD_TURNS = {"d6": {"outatime_faces": [0]}}  # networks read at other turns than (0, 2)
 
 
 class CalibrationError(ValueError):
@@ -122,16 +125,16 @@ def learn_head(dice: str, samples: dict[str, list[np.ndarray]],
                negatives: list[np.ndarray]) -> dict | None:
     """Teach the linear classifier on face crops (and "none" crops); None without the
     face networks' features files."""
-    names = FEATURES[dice]
+    names, turns = FEATURES[dice], HEAD_TURNS.get(dice)
     if not all((MODELS / f"{n}.features.onnx").exists() for n in names.split("+")):
         return None
-    net = FeatureNet(names)
+    net = FeatureNet(names, turns)
     faces = [f for f, s in samples.items() if s]
     classes = faces + ([NONE] if negatives else [])
     crops = [c for f in faces for c in samples[f]] + list(negatives)
     labels = [f for f in faces for _ in samples[f]] + [NONE] * len(negatives)
     feats = np.concatenate([net.embed(crops[i:i + 256]) for i in range(0, len(crops), 256)])
-    return fit_head(feats, labels, classes, names, fingerprint=net.fingerprint)
+    return fit_head(feats, labels, classes, names, fingerprint=net.fingerprint, turns=turns)
 
 
 def learn_profile(folder: str | Path, dice: str | None = None,

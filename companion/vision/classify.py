@@ -184,10 +184,12 @@ FEATURE_TURNS = (0, 2)  # quarter turns of each crop whose features a profile av
 
 class FeatureNet:
     """Face networks cut after their last hidden layer (``NAME.features.onnx``); ``names``
-    joins several with "+" (their features side by side)."""
+    joins several with "+" (their features side by side). ``turns`` gives a network the
+    quarter turns of each crop it averages over, when not ``FEATURE_TURNS``."""
 
-    def __init__(self, names: str) -> None:
+    def __init__(self, names: str, turns: dict[str, list[int]] | None = None) -> None:
         self.nets = []
+        self.turns = [tuple((turns or {}).get(name, FEATURE_TURNS)) for name in names.split("+")]
         digest = hashlib.sha256()
         for name in names.split("+"):
             path = MODELS / f"{name}.features.onnx"
@@ -208,13 +210,15 @@ class FeatureNet:
         for a die in 300 more)."""
         if not crops:
             return np.zeros((0, 0), np.float32)
-        views = [np.rot90(c, k) for c in crops for k in FEATURE_TURNS]
-        blob = np.stack(views).transpose(0, 3, 1, 2).astype(np.float32) / 255.0 - 0.5
-        blob = np.ascontiguousarray(blob)
+        blobs: dict[tuple[int, ...], np.ndarray] = {}
         out = []
-        for net in self.nets:
-            net.setInput(blob)
-            out.append(net.forward().reshape(len(crops), len(FEATURE_TURNS), -1).mean(axis=1))
+        for net, turns in zip(self.nets, self.turns, strict=True):
+            if turns not in blobs:
+                views = [np.rot90(c, k) for c in crops for k in turns]
+                blobs[turns] = np.ascontiguousarray(
+                    np.stack(views).transpose(0, 3, 1, 2).astype(np.float32) / 255.0 - 0.5)
+            net.setInput(blobs[turns])
+            out.append(net.forward().reshape(len(crops), len(turns), -1).mean(axis=1))
         return np.concatenate(out, axis=1)
 
 
@@ -222,7 +226,7 @@ class HeadClassifier:
     """A profile's learned linear classifier over ``FeatureNet`` features."""
 
     def __init__(self, head: dict) -> None:
-        self.features = FeatureNet(head["features"])
+        self.features = FeatureNet(head["features"], head.get("turns"))
         if head.get("fingerprint") not in (None, self.features.fingerprint):
             raise ProfileError(
                 "the profile was taught on another version of the face networks "
@@ -254,11 +258,13 @@ def softmax(logits: np.ndarray) -> np.ndarray:
 
 
 def fit_head(features: np.ndarray, labels: list[str], classes: list[str], name: str,
-             l2: float = 1e-2, steps: int = 600, fingerprint: str | None = None) -> dict:
+             l2: float = 1e-2, steps: int = 600, fingerprint: str | None = None,
+             turns: dict[str, list[int]] | None = None) -> dict:
     """Multinomial logistic regression, balanced over classes, by full-batch Adam steps.
 
     Small and deterministic: a few thousand samples of 96 features fit in well under a
-    second, with no extra library.
+    second, with no extra library. ``name`` and ``turns`` say which networks' features
+    (``FeatureNet``) it reads.
     """
     x = np.asarray(features, np.float64)
     mean = x.mean(axis=0)
@@ -286,6 +292,8 @@ def fit_head(features: np.ndarray, labels: list[str], classes: list[str], name: 
     r = lambda a: [round(float(v), 5) for v in a]  # noqa: E731 - short JSON numbers
     head = {"features": name, "classes": list(classes), "mean": r(mean), "scale": r(scale),
             "weights": [r(row) for row in w], "bias": r(b)}
+    if turns:
+        head["turns"] = {k: list(v) for k, v in turns.items()}
     if fingerprint:
         head["fingerprint"] = fingerprint
     return head

@@ -17,7 +17,9 @@ Format (version 2; version 1 files, without "head", are still read)::
       "unknown_below": 0.5,               # optional: confidence under which a face is "?"
       "source": "how it was made",
       "head": {                           # optional: the learned classifier
-        "features": "d6_faces",           # network whose features it reads
+        "features": "d6_faces+outatime_faces",  # networks whose features it reads
+        "turns": {"outatime_faces": [0]}, # optional: quarter turns a network averages
+                                          # (others: 0 and 2)
         "classes": ["flux", ..., "none"], # "none": not a die
         "mean": [96 floats], "scale": [96 floats],
         "weights": [[96 floats], ...],    # one row per class
@@ -190,6 +192,12 @@ def _check_head(head: object, where: str, fix: str) -> dict | None:
         raise ProfileError(f"{where}: head.features should name a face network; {fix}")
     if not isinstance(head.get("fingerprint", ""), str):
         raise ProfileError(f"{where}: head.fingerprint should be a string; {fix}")
+    turns = head.get("turns", {})
+    if not (isinstance(turns, dict) and all(
+            isinstance(v, list) and v and all(t in (0, 1, 2, 3) for t in v)
+            for v in turns.values())):
+        raise ProfileError(f"{where}: head.turns should map network names to lists of quarter "
+                           f"turns (0-3); {fix}")
     mean = head.get("mean")
     if not numbers(mean) or not mean:
         raise ProfileError(f"{where}: head.mean should be a list of numbers; {fix}")

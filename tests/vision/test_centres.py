@@ -170,6 +170,8 @@ def test_version_1_profiles_still_read_with_templates(tmp_path: Path) -> None:
     (lambda h: h.update(bias="x"), "head.bias should be 2 numbers"),
     (lambda h: h.update(features=3), "head.features should name a face network"),
     (lambda h: h["mean"].__setitem__(0, "nan"), "head.mean should be a list of numbers"),
+    (lambda h: h.update(turns={"d6_faces": [4]}), "head.turns should map network names"),
+    (lambda h: h.update(turns=[0]), "head.turns should map network names"),
 ])
 def test_a_damaged_head_is_refused_clearly(tmp_path: Path, change, message) -> None:
     data = default_profile("d6").to_json()

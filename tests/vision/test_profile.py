@@ -75,8 +75,8 @@ def test_profile_teaches_an_emblem_face_from_14_photos(tmp_path: Path) -> None:
     profile.save(tmp_path / "logo.json")
     reader = DiceReader(profile=tmp_path / "logo.json")
     tray = SyntheticTray("d6", seed=99, custom_faces=logo)
-    right = total = sixes = 0
-    for _ in range(10):
+    right = total = sixes = all_sixes = 0
+    for _ in range(30):
         image, truth = tray.render(n_dice=6)
         dice = reader.read(image)
         blobs = [Blob(d.x, d.y, d.w, d.h, 0.0) for d in dice]
@@ -84,11 +84,15 @@ def test_profile_teaches_an_emblem_face_from_14_photos(tmp_path: Path) -> None:
             blobs, [Box(t.x, t.y, t.side * 1.3, t.side * 1.3, t.face) for t in truth]
         )
         total += len(truth)
+        all_sixes += sum(t.face == "6" for t in truth)
         for i, j in matched.items():
             right += dice[i].face == truth[j].face
             sixes += truth[j].face == "6" and dice[i].face == "6"
-    assert sixes >= 5
-    assert right / total >= 0.95, (right, total)
+    # A star is one mark on a plain face: the pip network's features alone read 5 in 29 of
+    # these sixes as a "1"; the OUTATIME network's (numerals, emblems) tell them apart.
+    assert sixes >= 0.95 * all_sixes, (sixes, all_sixes)
+    assert right / total >= 0.98, (right, total)
+    assert profile.head is not None and profile.head["turns"] == {"outatime_faces": [0]}
 
 
 def test_profile_reads_specks_of_dirt_as_no_die(tmp_path: Path) -> None:
