@@ -205,9 +205,9 @@ class FeatureNet:
         self.fingerprint = digest.hexdigest()[:16]
 
     def embed(self, crops: list[np.ndarray]) -> np.ndarray:
-        """Features of each crop, averaged over the crop and its half turn (the classifier is
-        taught on dice at every turn; a second view steadies it, four cost twice the time
-        for a die in 300 more)."""
+        """Features of each crop, each network's averaged over its turns: by default the
+        crop and its half turn (the classifier is taught on dice at every turn; a second view
+        steadies it, four cost twice the time for a die in 300 more)."""
         if not crops:
             return np.zeros((0, 0), np.float32)
         blobs: dict[tuple[int, ...], np.ndarray] = {}
