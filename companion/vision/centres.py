@@ -91,7 +91,8 @@ class CentreFinder:
                            if sx < 0.5 else cv2.INTER_LINEAR)
         # The same blob cv2.dnn.blobFromImage makes, ten times faster.
         blob = np.ascontiguousarray(small.transpose(2, 0, 1)[None], dtype=np.float32)
-        self.net.setInput(blob * np.float32(1.0 / 255.0))
+        blob *= np.float32(1.0 / 255.0)
+        self.net.setInput(blob)
         if features or self.heat is not None:
             maps, feats = self.net.forward(["maps", "features"])
             maps, feats = maps[0], feats[0]
