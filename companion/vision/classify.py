@@ -149,7 +149,6 @@ class NetClassifier:
         self.views = max(1, min(views, 8 if mirror else 4))
         turns = [(k, False) for k in range(4)] + [(k, True) for k in range(4)]
         self.turns = [turns[i] for i in (0, 5, 2, 7, 1, 4, 3, 6)] if mirror else turns[:4]
-        self.mirror = mirror
 
     def probabilities(self, crops: list[np.ndarray]) -> np.ndarray:
         if not crops:
