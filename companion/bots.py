@@ -10,8 +10,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from companion.games import outatime
-from companion.games.api import CHANCE, Action
+from companion.titles.api import CHANCE, Action
+from companion.titles.outatime import rules as outatime
 
 
 def random_bot(engine: Any, state: Any, rng: random.Random) -> Action:

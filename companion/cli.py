@@ -12,7 +12,7 @@ import sys
 
 # Modules that add subcommands: each has register(commands, bench_commands).
 COMMAND_MODULES = (
-    "companion.games.cli",
+    "companion.commands",
     "companion.sim",
     "companion.config",
     "companion.daemon",

@@ -152,10 +152,10 @@ def check(section: str, key: str, value: Any, default: Any, where: str) -> Any:
         if choices and value not in choices:
             raise ConfigError(f"{name} = {value!r}: must be one of {', '.join(choices)}")
         if section == "table" and key == "title":
-            from companion.games import TITLES
+            from companion.titles import keys
 
-            if value not in ("menu", *TITLES):
-                raise ConfigError(f"{name} = {value!r}: must be \"menu\" or one of {TITLES}")
+            if value not in ("menu", *keys()):
+                raise ConfigError(f"{name} = {value!r}: must be \"menu\" or one of {keys()}")
     return value
 
 

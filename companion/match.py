@@ -15,9 +15,9 @@ from __future__ import annotations
 
 from typing import Any
 
-from companion.games import get_title
-from companion.games.api import Action, Effect, RuleError
+from companion import titles
 from companion.journal import Journal
+from companion.titles.api import Action, Effect, RuleError
 
 
 class ReplayError(RuleError):
@@ -30,20 +30,33 @@ class ReplayError(RuleError):
 
 
 def make_setup(title: str, players: list[str], options: dict[str, Any], pack: Any) -> dict:
-    """The journal's record of how a game began, self-contained (the cards are copied in)."""
-    return {
+    """The journal's record of how a game began, self-contained (the entries are copied in).
+
+    The ``[[card]]`` entries go under "cards" (as journals have always kept them); a title's
+    other sections go under "sections".
+    """
+    entries = pack.to_setup()
+    setup = {
         "title": title,
         "players": list(players),
         "options": dict(options),
-        "cards": [dict(c) for c in pack.cards],
+        "cards": entries.pop("card", []),
         "pack": {"name": pack.name, "source": pack.source, "path": pack.path},
     }
+    if any(entries.values()):
+        setup["sections"] = entries
+    return setup
+
+
+def setup_content(setup: dict[str, Any]) -> dict[str, list[dict[str, Any]]]:
+    """The content a recorded setup holds, by section (what a rules engine's new_game takes)."""
+    return {"card": list(setup.get("cards", [])), **setup.get("sections", {})}
 
 
 def replay(setup: dict[str, Any], actions: list[Action]):
     """The state after ``actions``; raises ReplayError naming the first refused action."""
-    engine = get_title(setup["title"])
-    state = engine.new_game(setup["players"], setup.get("options", {}), setup["cards"])
+    engine = titles.rules(setup["title"])
+    state = engine.new_game(setup["players"], setup.get("options", {}), setup_content(setup))
     for index, action in enumerate(actions):
         try:
             state, _ = engine.apply(state, action)
@@ -57,7 +70,7 @@ class Match:
         self.journal = journal
         self.game = game
         self.setup = journal.setup(game)
-        self.engine = get_title(self.setup["title"])
+        self.engine = titles.rules(self.setup["title"])
         self.state = replay(self.setup, journal.actions(game))
 
     @classmethod

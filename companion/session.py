@@ -19,9 +19,10 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.buttons import BACK, CONFIRM, END, MENU, NEXT, PREV, UNDO
-from companion.games import TITLES, get_title
-from companion.games.api import CHANCE, TERMINAL, Action, RuleError
 from companion.match import Match
+from companion.titles import keys
+from companion.titles import rules as get_title
+from companion.titles.api import CHANCE, TERMINAL, Action, RuleError
 
 UNKNOWN = "?"
 
@@ -157,9 +158,9 @@ class Session:
     def _title_menu(self) -> _Menu:
         if self.fixed_title:
             return self._players_menu(self.fixed_title)
-        labels = [get_title(t).facts.name for t in TITLES]
+        labels = [get_title(t).facts.name for t in keys()]
         return _Menu("CHOOSE GAME", labels,
-                     [lambda t=t: self._choose_players(t) for t in TITLES])
+                     [lambda t=t: self._choose_players(t) for t in keys()])
 
     def _choose_players(self, title: str) -> Update:
         self.menu = self._players_menu(title)

@@ -23,11 +23,11 @@ import numpy as np
 
 from companion.bots import outatime_bot
 from companion.content import demo_pack
-from companion.games import outatime
-from companion.games.api import CHANCE, TERMINAL
 from companion.journal import Journal
 from companion.session import Session
 from companion.table import Table
+from companion.titles.api import CHANCE, TERMINAL
+from companion.titles.outatime import rules as outatime
 
 BOT_NAMES = ["Marty", "Doc", "Jennifer", "Biff", "Lorraine", "George"]
 

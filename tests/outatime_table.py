@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from companion.games import outatime
+from companion.titles.outatime import rules as outatime
 
 DEFAULT_STEPS = {
     "02": [2, 3, 4],

@@ -16,10 +16,10 @@ import pytest
 from companion.bots import outatime_bot, play
 from companion.cli import main
 from companion.content import demo_pack, owner_pack, owner_pack_path
-from companion.games import outatime
-from companion.games.api import RuleError
 from companion.journal import Journal
 from companion.match import replay
+from companion.titles.api import RuleError
+from companion.titles.outatime import rules as outatime
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = ["Ana", "Ben", "Cat"]

@@ -19,10 +19,10 @@ from companion.content import (
     parse_pack,
     save_owner_pack,
 )
-from companion.games import outatime
-from companion.games.api import RuleError
 from companion.journal import Journal
 from companion.match import Match
+from companion.titles.api import RuleError
+from companion.titles.outatime import rules as outatime
 
 HEAD = '[pack]\ntitle = "outatime"\nname = "test"\nsource = "{source}"\n'
 

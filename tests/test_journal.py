@@ -11,10 +11,10 @@ import pytest
 
 from companion.bots import outatime_bot, play
 from companion.content import demo_pack
-from companion.games import outatime
-from companion.games.api import RuleError
 from companion.journal import Journal, JournalError
 from companion.match import Match, ReplayError, replay
+from companion.titles.api import RuleError
+from companion.titles.outatime import rules as outatime
 
 NAMES = ["Ana", "Ben", "Cat", "Dan"]
 

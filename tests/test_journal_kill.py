@@ -21,9 +21,9 @@ import pytest
 
 from companion.bots import outatime_bot, play
 from companion.content import demo_pack
-from companion.games import outatime
 from companion.journal import Journal
 from companion.match import Match
+from companion.titles.outatime import rules as outatime
 
 HELPER = Path(__file__).parent / "helpers" / "kill_player.py"
 ROOT = Path(__file__).resolve().parents[1]

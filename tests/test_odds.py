@@ -9,7 +9,7 @@ import pytest
 
 from companion.bots import play, random_bot
 from companion.content import demo_pack
-from companion.games import outatime
+from companion.titles.outatime import rules as outatime
 
 FACES = ("flux", "2", "3", "4", "5", "88")
 PATHS = [

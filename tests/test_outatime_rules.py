@@ -18,8 +18,8 @@ from outatime_table import (
 )
 
 from companion.content import demo_pack
-from companion.games import outatime
-from companion.games.api import CHANCE, TERMINAL, RuleError
+from companion.titles.api import CHANCE, TERMINAL, RuleError
+from companion.titles.outatime import rules as outatime
 
 # --------------------------------------------------------------------------- Setup
 

@@ -11,8 +11,8 @@ from hypothesis import strategies as st
 
 from companion.bots import outatime_bot, play, random_bot
 from companion.content import demo_pack
-from companion.games import outatime
-from companion.games.api import CHANCE, TERMINAL, RuleError
+from companion.titles.api import CHANCE, TERMINAL, RuleError
+from companion.titles.outatime import rules as outatime
 
 NAMES = ["Ana", "Ben", "Cat", "Dan", "Eve", "Fay"]
 LIMIT = 20_000

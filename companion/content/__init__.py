@@ -1,4 +1,4 @@
-"""Content packs: printed card contents as data, each entry with where it came from.
+"""Content packs: printed contents as data, each entry with where it came from.
 
 Most printed contents of these games are not public, so every entry carries a ``source``:
 
@@ -6,9 +6,11 @@ Most printed contents of these games are not public, so every entry carries a ``
 - ``owner``: registered by the owner from the cards of their own box;
 - ``demo``: invented for the simulator and tests, never the printed game.
 
-A pack is a TOML file with a ``[pack]`` table and ``[[card]]`` entries. The built-in demo packs
-live beside this file; the owner's cards live in ``<config dir>/cards/<title>.toml`` and are
-edited with ``companion cards``.
+A pack is a TOML file with a ``[pack]`` table and entries in the sections its title declares
+(``[[card]]`` for OUTATIME's Power cards; a title may declare more, such as ``[[event]]``). Each
+title's ``content`` module names its sections, checks every entry, and checks the pack as a
+whole. The built-in demo pack of a title lives in its folder (``demo.toml``); the owner's
+entries live in ``<config dir>/cards/<title>.toml`` and are edited with ``companion cards``.
 
     >>> pack = demo_pack("outatime")
     >>> pack.source, len(pack.cards)
@@ -18,9 +20,9 @@ edited with ``companion cards``.
 from __future__ import annotations
 
 import tomllib
-from dataclasses import dataclass, field
 from importlib import resources
 from pathlib import Path
+from types import ModuleType
 from typing import Any
 
 from companion.paths import config_dir
@@ -32,21 +34,58 @@ class PackError(ValueError):
     """A content pack that cannot be used; the message names the file, the entry and the fix."""
 
 
-@dataclass(frozen=True)
 class Pack:
-    title: str
-    name: str
-    source: str  # the pack's overall provenance; each card has its own too
-    cards: tuple[dict[str, Any], ...]
-    note: str = ""
-    path: str = ""
-    extra: dict[str, Any] = field(default_factory=dict)
+    """A title's content: entries by section, each entry a dict with ``id`` and ``source``.
 
-    def card(self, card_id: str) -> dict[str, Any]:
-        for card in self.cards:
+    ``cards`` is a shorthand for the ``card`` section (``Pack(..., cards=[...])``).
+    """
+
+    def __init__(self, title: str, name: str, source: str, cards=(), note: str = "",
+                 path: str = "", sections: dict[str, Any] | None = None):
+        self.title = title
+        self.name = name
+        self.source = source  # the pack's overall provenance; each entry has its own too
+        self.sections = {k: tuple(v) for k, v in (sections or {}).items()}
+        if cards or "card" not in self.sections:
+            self.sections["card"] = tuple(cards)
+        self.note = note
+        self.path = path
+
+    def __repr__(self) -> str:
+        counts = ", ".join(f"{k}: {len(v)}" for k, v in self.sections.items())
+        return f"Pack({self.title!r}, {self.name!r}, {self.source!r}, {counts})"
+
+    @property
+    def cards(self) -> tuple[dict[str, Any], ...]:
+        """The ``[[card]]`` entries."""
+        return self.sections.get("card", ())
+
+    def entries(self, section: str = "card") -> tuple[dict[str, Any], ...]:
+        return self.sections.get(section, ())
+
+    def card(self, card_id: str, section: str = "card") -> dict[str, Any]:
+        for card in self.entries(section):
             if card["id"] == card_id:
                 return card
         raise KeyError(card_id)
+
+    def to_setup(self) -> dict[str, list[dict[str, Any]]]:
+        """Every entry, by section, as JSON-ready lists (what a game's setup copies in)."""
+        return {name: [dict(e) for e in entries] for name, entries in self.sections.items()}
+
+
+def title_content(title: str) -> ModuleType:
+    """The ``content`` module of a registered title (its sections and checks)."""
+    from companion.titles import REGISTRY, get
+
+    if title not in REGISTRY:
+        raise PackError(f"unknown title {title!r}; known: {', '.join(REGISTRY)}")
+    return get(title).content
+
+
+def sections_of(title: str) -> dict[str, Any]:
+    """Section name -> entry validator, as the title declares them."""
+    return dict(title_content(title).SECTIONS)
 
 
 def parse_pack(text: str, where: str, title: str | None = None) -> Pack:
@@ -61,51 +100,71 @@ def parse_pack(text: str, where: str, title: str | None = None) -> Pack:
     pack_title = meta.get("title", title)
     if title is not None and pack_title != title:
         raise PackError(f"{where}: pack is for title {pack_title!r}, expected {title!r}")
-    if not pack_title:
+    if not pack_title or not isinstance(pack_title, str):
         raise PackError(f'{where}: [pack] needs title = "<title key>"')
     source = meta.get("source", "owner")
     if source not in SOURCES:
         raise PackError(f"{where}: [pack] source {source!r} must be one of {', '.join(SOURCES)}")
-    cards = data.get("card", [])
-    if not isinstance(cards, list):
-        raise PackError(f"{where}: cards must be written as [[card]] tables")
-    checked = []
-    seen: set[str] = set()
-    validate = _validator(pack_title)
-    for index, card in enumerate(cards, start=1):
-        label = f"{where}: card #{index}"
-        if not isinstance(card, dict):
-            raise PackError(f"{label} is not a table")
-        card = dict(card)
-        card.setdefault("source", source)
-        if card["source"] not in SOURCES:
-            raise PackError(f"{label}: source {card['source']!r} must be one of {SOURCES}")
-        card_id = card.get("id")
-        if not isinstance(card_id, str) or not card_id.strip():
-            raise PackError(f'{label}: needs id = "<short name>"')
-        if card_id in seen:
-            raise PackError(f"{label}: id {card_id!r} is used twice; give each card its own id")
-        seen.add(card_id)
-        try:
-            checked.append(validate(card))
-        except ValueError as exc:
-            raise PackError(f"{where}: card {card_id!r}: {exc}") from exc
-    return Pack(
+    declared = sections_of(pack_title)
+    unknown = sorted(set(data) - set(declared) - {"pack"})
+    if unknown:
+        raise PackError(
+            f"{where}: unknown section(s) {', '.join(unknown)} for {pack_title}; "
+            f"known: {', '.join(declared)}"
+        )
+    sections = {
+        name: _entries(data.get(name, []), name, validate, where, source)
+        for name, validate in declared.items()
+    }
+    pack = Pack(
         title=pack_title,
         name=str(meta.get("name", where)),
         source=source,
-        cards=tuple(checked),
+        sections=sections,
         note=str(meta.get("note", "")),
         path=where,
     )
+    check = getattr(title_content(pack_title), "check_pack", None)
+    if check is not None:
+        try:
+            check(pack)
+        except ValueError as exc:
+            raise PackError(f"{where}: {exc}") from exc
+    return pack
 
 
-def _validator(title: str):
-    if title == "outatime":
-        from companion.games.outatime import validate_card
+def _entries(raw: Any, section: str, validate, where: str, source: str) -> tuple[dict, ...]:
+    if not isinstance(raw, list):
+        raise PackError(f"{where}: {section} entries must be written as [[{section}]] tables")
+    checked = []
+    seen: set[str] = set()
+    for index, entry in enumerate(raw, start=1):
+        label = f"{where}: {section} #{index}"
+        if not isinstance(entry, dict):
+            raise PackError(f"{label} is not a table")
+        entry = dict(entry)
+        entry.setdefault("source", source)
+        if entry["source"] not in SOURCES:
+            raise PackError(f"{label}: source {entry['source']!r} must be one of {SOURCES}")
+        entry_id = entry.get("id")
+        if not isinstance(entry_id, str) or not entry_id.strip():
+            raise PackError(f'{label}: needs id = "<short name>"')
+        if entry_id in seen:
+            raise PackError(
+                f"{label}: id {entry_id!r} is used twice; give each {section} its own id"
+            )
+        seen.add(entry_id)
+        try:
+            checked.append(validate(entry))
+        except ValueError as exc:
+            raise PackError(f"{where}: {section} {entry_id!r}: {exc}") from exc
+    return tuple(checked)
 
-        return validate_card
-    return lambda card: card
+
+def playable(pack: Pack, players: int) -> str | None:
+    """Why ``pack`` cannot serve a game of ``players`` players (None: it can)."""
+    check = getattr(title_content(pack.title), "playable", None)
+    return check(pack, players) if check is not None else None
 
 
 def load_pack(path: str | Path, title: str | None = None) -> Pack:
@@ -121,21 +180,24 @@ def load_pack(path: str | Path, title: str | None = None) -> Pack:
 
 def demo_pack(title: str) -> Pack:
     """The built-in demo pack of a title (invented contents, labelled as such)."""
-    name = f"{title}_demo.toml"
+    from companion.titles import REGISTRY
+
+    if title not in REGISTRY:
+        raise PackError(f"no demo pack for title {title!r}; known: {', '.join(REGISTRY)}")
     try:
-        text = resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
+        text = resources.files(REGISTRY[title]).joinpath("demo.toml").read_text(encoding="utf-8")
     except FileNotFoundError as exc:
         raise PackError(f"no demo pack for title {title!r}") from exc
-    return parse_pack(text, f"built-in {name}", title)
+    return parse_pack(text, f"built-in {title} demo.toml", title)
 
 
 def pack_named(title: str, name: str) -> Pack:
-    """A pack by name: "demo", "owner" (which must hold cards) or a path to a pack TOML."""
+    """A pack by name: "demo", "owner" (which must hold entries) or a path to a pack TOML."""
     if name == "demo":
         return demo_pack(title)
     if name == "owner":
         pack = owner_pack(title)
-        if not pack.cards:
+        if not any(pack.sections.values()):
             raise PackError(
                 f"no cards registered for {title} yet ({owner_pack_path(title)}); register "
                 'your box with `companion cards add`, or use the demo deck (pack "demo")'
@@ -149,19 +211,26 @@ def owner_pack_path(title: str) -> Path:
 
 
 def owner_pack(title: str) -> Pack:
-    """The owner's registered cards (an empty pack if none are registered yet)."""
+    """The owner's registered entries (an empty pack if none are registered yet)."""
     path = owner_pack_path(title)
     if not path.exists():
-        return Pack(title=title, name="owner's cards", source="owner", cards=(), path=str(path))
+        sections = {name: () for name in sections_of(title)}
+        return Pack(title=title, name="owner's cards", source="owner", sections=sections,
+                    path=str(path))
     return load_pack(path, title)
 
 
-def save_owner_pack(title: str, cards: list[dict[str, Any]]) -> Path:
-    """Write the owner's pack atomically (a crash never leaves half a file)."""
+def save_owner_pack(title: str, cards: list[dict[str, Any]] | dict[str, list[dict[str, Any]]]
+                    ) -> Path:
+    """Write the owner's pack atomically (a crash never leaves half a file).
+
+    ``cards`` is the ``[[card]]`` list, or every section's entries by section name.
+    """
+    sections = cards if isinstance(cards, dict) else {"card": cards}
     path = owner_pack_path(title)
     path.parent.mkdir(parents=True, exist_ok=True)
     lines = [
-        f"# Cards registered by the owner from their own box ({title}).",
+        f"# Entries registered by the owner from their own box ({title}).",
         "# Edit with `companion cards`; hand edits are checked when the file is loaded.",
         "",
         "[pack]",
@@ -170,11 +239,12 @@ def save_owner_pack(title: str, cards: list[dict[str, Any]]) -> Path:
         'source = "owner"',
         "",
     ]
-    for card in cards:
-        lines.append("[[card]]")
-        for key, value in card.items():
-            lines.append(f"{key} = {_toml_value(value)}")
-        lines.append("")
+    for section, entries in sections.items():
+        for entry in entries:
+            lines.append(f"[[{section}]]")
+            for key, value in entry.items():
+                lines.append(f"{_toml_key(key)} = {_toml_value(value)}")
+            lines.append("")
     text = "\n".join(lines)
     parse_pack(text, str(path), title)  # never write a file that would not load back
     tmp = path.with_suffix(".toml.tmp")
@@ -183,12 +253,20 @@ def save_owner_pack(title: str, cards: list[dict[str, Any]]) -> Path:
     return path
 
 
+def _toml_key(key: str) -> str:
+    if key and all(c.isalnum() or c in "_-" for c in key):
+        return key
+    return _toml_value(str(key))
+
+
 def _toml_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, int):
-        return str(value)
+    if isinstance(value, (int, float)):
+        return repr(value)
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"
-    text = str(value).replace("\\", "\\\\").replace('"', '\\"')
+    if isinstance(value, dict):
+        return "{" + ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()) + "}"
+    text = str(value).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
     return f'"{text}"'

@@ -121,9 +121,9 @@ def game_screens(players: int = 4, seed: int = 1985, limit: int = 60):
     """Screens of the first ``limit`` actions of a bot game (demo deck), named."""
     from companion.bots import outatime_bot
     from companion.content import demo_pack
-    from companion.games import get_title
+    from companion.titles import rules
 
-    engine = get_title("outatime")
+    engine = rules("outatime")
     rng = random.Random(seed)
     state = engine.new_game(NAMES[:players], {}, demo_pack("outatime"))
     out = []

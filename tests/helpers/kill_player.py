@@ -14,9 +14,9 @@ import sys
 
 from companion.bots import outatime_bot
 from companion.content import demo_pack
-from companion.games import outatime
 from companion.journal import Journal
 from companion.match import Match
+from companion.titles.outatime import rules as outatime
 
 NAMES = ["Ana", "Ben", "Cat", "Dan", "Eve", "Fay"]
 

@@ -7,9 +7,9 @@ drawn), which the table (camera, buttons) or a simulator supplies.
 Actions and states are JSON-ready dicts/lists/strings/ints, so the journal can store them and a
 replay script can spell them out by hand.
 
-    >>> from companion.games import get_title
+    >>> from companion.titles import rules
     >>> from companion.content import demo_pack
-    >>> title = get_title("outatime")
+    >>> title = rules("outatime")
     >>> state = title.new_game(["Ana", "Ben"], {}, demo_pack("outatime"))
     >>> title.actor(state)
     'chance'
@@ -47,7 +47,7 @@ class Facts:
 
 
 class Title(Protocol):
-    """The functions every title module offers (see ``companion.games.outatime``)."""
+    """The functions every title module offers (see ``companion.titles.outatime.rules``)."""
 
     facts: Facts
 

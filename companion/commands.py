@@ -11,18 +11,20 @@ import time
 from pathlib import Path
 from typing import Any
 
+from companion import titles
 from companion.cli import UserError
 from companion.content import (
+    Pack,
     PackError,
     demo_pack,
     owner_pack,
     pack_named,
     save_owner_pack,
 )
-from companion.games import TITLES, get_title
-from companion.games.api import RuleError
 from companion.journal import Journal, JournalError
 from companion.paths import state_dir
+from companion.titles import keys as title_keys
+from companion.titles.api import RuleError
 
 
 def register(commands, bench_commands) -> None:
@@ -34,7 +36,7 @@ def register(commands, bench_commands) -> None:
         "stops the replay with exit code 2, naming the line and the rule; the state reached "
         "before it is still printed.",
     )
-    p.add_argument("--title", required=True, choices=TITLES)
+    p.add_argument("--title", required=True, choices=title_keys())
     p.add_argument("script", help="the .jsonl script ('-' for standard input)")
     p.set_defaults(handler=cmd_replay)
 
@@ -42,7 +44,7 @@ def register(commands, bench_commands) -> None:
     cc = c.add_subparsers(dest="cards_command", metavar="ACTION")
     cc.required = True
     lst = cc.add_parser("list", help="list registered cards (or the demo deck)")
-    lst.add_argument("--title", default="outatime", choices=TITLES)
+    lst.add_argument("--title", default="outatime", choices=title_keys())
     lst.add_argument("--demo", action="store_true", help="list the built-in demo deck instead")
     lst.set_defaults(handler=cmd_cards_list)
     add = cc.add_parser(
@@ -51,14 +53,14 @@ def register(commands, bench_commands) -> None:
         description="Register one Power card of your box. Steps are the die numbers in the order "
         "they are completed: left to right, or bottom to top on a Temporal Displacement card.",
     )
-    add.add_argument("--title", default="outatime", choices=TITLES)
+    add.add_argument("--title", default="outatime", choices=title_keys())
     add.add_argument("--id", required=True, help="a short name you can find the card by")
     add.add_argument("--kind", required=True, help='"0.2", "0.3", "0.4" or "td"')
     add.add_argument("--steps", required=True, help="die numbers, e.g. 3,4,2,5")
     add.add_argument("--note", default="", help="anything to remember about the card")
     add.set_defaults(handler=cmd_cards_add)
     rm = cc.add_parser("remove", help="remove a registered card")
-    rm.add_argument("--title", default="outatime", choices=TITLES)
+    rm.add_argument("--title", default="outatime", choices=title_keys())
     rm.add_argument("id")
     rm.set_defaults(handler=cmd_cards_remove)
 
@@ -79,7 +81,7 @@ def register(commands, bench_commands) -> None:
         description="Random playouts, exact stall odds and a 2,000-action journal replay. "
         "The last line printed is one JSON object (with --json, the only line).",
     )
-    b.add_argument("--title", default="outatime", choices=TITLES)
+    b.add_argument("--title", default="outatime", choices=title_keys())
     b.add_argument("--seconds", type=float, default=3.0, help="time for the playouts")
     b.add_argument("--json", action="store_true", help="print only the JSON line")
     b.set_defaults(handler=cmd_bench_engine)
@@ -99,7 +101,7 @@ def pack_for(title: str, name: str):
 def cmd_replay(args) -> int:
     from companion.match import make_setup
 
-    engine = get_title(args.title)
+    engine = titles.rules(args.title)
     try:
         if args.script == "-":
             lines = sys.stdin.read().splitlines()
@@ -257,7 +259,7 @@ def cmd_journal_export(args) -> int:
 def cmd_bench_engine(args) -> int:
     from companion.bots import random_bot
 
-    engine = get_title(args.title)
+    engine = titles.rules(args.title)
     say = (lambda *a: None) if args.json else print
     pack = demo_pack(args.title)
 
@@ -307,8 +309,8 @@ def _dawdle(engine, state, rng: random.Random):
 
 
 def _bench_outatime_extras(say) -> dict[str, Any]:
-    from companion.games import outatime
     from companion.match import Match
+    from companion.titles.outatime import rules as outatime
 
     # Exact stall odds, cold (cache cleared) for six dice: the worst case.
     times = []
@@ -327,8 +329,7 @@ def _bench_outatime_extras(say) -> dict[str, Any]:
         for i in range(count)
     ]
 
-    class Pack:  # an in-memory pack for the benchmark only
-        name, source, path, cards = "bench", "demo", "", long_cards
+    pack = Pack("outatime", "bench", "demo", cards=long_cards)  # for the benchmark only
 
     rng = random.Random(7)
     with tempfile.TemporaryDirectory() as tmp:
@@ -336,7 +337,7 @@ def _bench_outatime_extras(say) -> dict[str, Any]:
         journal = Journal(path)
         n = 0
         while n < 2000:  # as many recorded games as it takes to reach 2,000 actions
-            match = Match.new(journal, "outatime", [f"P{i}" for i in range(6)], {}, Pack)
+            match = Match.new(journal, "outatime", [f"P{i}" for i in range(6)], {}, pack)
             while match.actor() != "terminal":
                 if match.actor() == "chance":
                     action = outatime.sample_chance(match.state, rng)

@@ -35,7 +35,7 @@ from functools import lru_cache
 from math import factorial
 from typing import Any
 
-from companion.games.api import CHANCE, TERMINAL, Action, Effect, Facts, RuleError, check_players
+from companion.titles.api import CHANCE, TERMINAL, Action, Effect, Facts, RuleError, check_players
 
 FLUX = "flux"
 EIGHTY_EIGHT = "88"
@@ -194,12 +194,17 @@ class State:
 
 
 def new_game(players: list[str], options: dict[str, Any], content: Any) -> State:
-    """A new game; ``content`` is a content pack (or a list of card dicts) for the deck."""
+    """A new game; ``content`` is a content pack, its entries by section, or a list of cards."""
     check_players(facts, players)
     unknown = set(options) - set(facts.options)
     if unknown:
         raise RuleError(f"unknown option(s) {sorted(unknown)}; known: {sorted(facts.options)}")
-    cards_list = content.cards if hasattr(content, "cards") else content
+    if hasattr(content, "cards"):  # a content pack
+        cards_list = content.cards
+    elif isinstance(content, dict):  # a recorded setup's entries by section
+        cards_list = content.get("card", [])
+    else:  # a plain list of card entries
+        cards_list = content
     cards = {c["id"]: validate_card(c) for c in cards_list}
     opts = {**facts.options, **options}
     return State([Player(name, []) for name in players], cards, opts)
