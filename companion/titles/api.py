@@ -47,12 +47,30 @@ class Facts:
 
 
 class Title(Protocol):
-    """The functions every title module offers (see ``companion.titles.outatime.rules``)."""
+    """The functions every title's rules module offers (see ``companion.titles.outatime.rules``).
+
+    The contract the conformance suite (``tests/test_conformance.py``) holds every title to:
+
+    - ``apply`` never changes its input; given any JSON value as an action it either returns
+      ``(new state, effects)`` or raises ``RuleError`` with a message a player can read;
+    - every action of ``legal_actions`` applies; a chance template's sampled outcome applies;
+    - ``to_json``/``from_json`` round-trip every state through ``json.dumps``;
+    - ``view(state, p)`` shows nothing of ``secrets(state)`` of any other player, and the
+      public view (``observer=None``, the OLED) shows no player's secrets;
+    - random playouts end; ``winners`` is empty until the game is over.
+
+    An effect is ``{"kind": ..., "text": ..., **data}``: ``text`` is for the players (through
+    ``companion.i18n``), ``kind`` and the data are for the title's screens and the light ring.
+    """
 
     facts: Facts
 
     def new_game(self, players: list[str], options: dict[str, Any], content: Any) -> Any:
-        """A fresh state, before any chance (deal) has happened."""
+        """A fresh state, before any chance (deal) has happened.
+
+        ``content`` is the game's content: a ``Pack`` or its entries by section name (a dict of
+        lists, as a recorded setup holds them).
+        """
 
     def actor(self, state: Any) -> str:
         """Who decides next: a player's name, CHANCE or TERMINAL."""
@@ -66,6 +84,9 @@ class Title(Protocol):
     def apply(self, state: Any, action: Action) -> tuple[Any, list[Effect]]:
         """The new state and the effects to announce, or RuleError. ``state`` is not changed."""
 
+    def is_terminal(self, state: Any) -> bool:
+        """True once the game is over (``actor`` is TERMINAL)."""
+
     def winners(self, state: Any) -> list[str]:
         """Winning players once terminal (all players in a won cooperative game)."""
 
@@ -77,6 +98,10 @@ class Title(Protocol):
 
     def view(self, state: Any, observer: str | None = None) -> dict[str, Any]:
         """What ``observer`` may see (None: the public table, as on the OLED)."""
+
+    def secrets(self, state: Any) -> dict[str, list[str]]:
+        """Per player, the text values only that player may see (ids of cards in a hidden hand,
+        a secret identity). Empty lists when everything is public."""
 
 
 def check_players(facts: Facts, players: list[str]) -> None:

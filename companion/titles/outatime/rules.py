@@ -901,6 +901,11 @@ def from_json(data: dict[str, Any]) -> State:
     )
 
 
+def secrets(state: State) -> dict[str, list[str]]:
+    """The Power cards a player holds face down, not yet Active or Next."""
+    return {p.name: list(p.hand) for p in state.players}
+
+
 def view(state: State, observer: str | None = None) -> dict[str, Any]:
     """The public table: what the OLED and the replay command show."""
     players = []
