@@ -6,7 +6,6 @@ import json
 import random
 import statistics
 import sys
-import tempfile
 import time
 from pathlib import Path
 from typing import Any
@@ -14,7 +13,6 @@ from typing import Any
 from companion import titles
 from companion.cli import UserError
 from companion.content import (
-    Pack,
     PackError,
     demo_pack,
     owner_pack,
@@ -263,13 +261,14 @@ def cmd_bench_engine(args) -> int:
     say = (lambda *a: None) if args.json else print
     pack = demo_pack(args.title)
 
-    # Random playouts, 2-6 players, for the given time.
+    # Random playouts, every player count the title takes, for the given time.
+    facts = engine.facts
     rng = random.Random(1)
     actions = games = 0
     lengths = []
     start = time.perf_counter()
     while time.perf_counter() - start < args.seconds:
-        players = [f"P{i}" for i in range(rng.randint(2, 6))]
+        players = [f"P{i}" for i in range(rng.randint(facts.min_players, facts.max_players))]
         state = engine.new_game(players, {}, pack)
         n = 0
         while engine.actor(state) != "terminal":
@@ -291,73 +290,9 @@ def cmd_bench_engine(args) -> int:
     )
 
     result: dict[str, Any] = {"title": args.title, "games": games, "actions": actions}
-    if args.title == "outatime":
-        result.update(_bench_outatime_extras(say))
+    bench = titles.get(args.title).part("bench")
+    if bench is not None:  # the title's own measurements (odds, long journals, ...)
+        result.update(bench.extras(say))
     result["actions_per_s"] = round(actions_per_s)
     print(json.dumps(result))
     return 0
-
-
-def _dawdle(engine, state, rng: random.Random):
-    """A player in no hurry (numbers only when nothing else goes), so a game lasts long."""
-    actions = engine.legal_actions(state)
-    locks = [a for a in actions if a["type"] == "lock"]
-    flux_only = [a for a in locks if set(a["dice"]) == {"flux"}]
-    no_numbers = [a for a in locks if not set(a["dice"]) & {"2", "3", "4", "5"}]
-    ends = [a for a in actions if a["type"] == "end"]
-    return rng.choice(ends or flux_only or no_numbers or actions)
-
-
-def _bench_outatime_extras(say) -> dict[str, Any]:
-    from companion.match import Match
-    from companion.titles.outatime import rules as outatime
-
-    # Exact stall odds, cold (cache cleared) for six dice: the worst case.
-    times = []
-    for _ in range(20):
-        outatime.reroll_odds.cache_clear()
-        t0 = time.perf_counter()
-        outatime.reroll_odds(6, (3, 4, 2, 5, 5, 2))
-        times.append((time.perf_counter() - t0) * 1000)
-    odds_ms = statistics.median(times)
-    say(f"exact reroll odds, 6 dice, uncached: median {odds_ms:.3f} ms")
-
-    # A 2,000-action journal: one long game (long invented cards so it lasts), then replayed.
-    long_cards = [
-        {"id": f"bench-{kind}-{i}", "kind": kind, "steps": [2, 3, 4, 5] * 3, "source": "demo"}
-        for kind, count in (("0.2", 6), ("0.3", 12), ("0.4", 6), ("td", 6))
-        for i in range(count)
-    ]
-
-    pack = Pack("outatime", "bench", "demo", cards=long_cards)  # for the benchmark only
-
-    rng = random.Random(7)
-    with tempfile.TemporaryDirectory() as tmp:
-        path = Path(tmp) / "bench.sqlite3"
-        journal = Journal(path)
-        n = 0
-        while n < 2000:  # as many recorded games as it takes to reach 2,000 actions
-            match = Match.new(journal, "outatime", [f"P{i}" for i in range(6)], {}, pack)
-            while match.actor() != "terminal":
-                if match.actor() == "chance":
-                    action = outatime.sample_chance(match.state, rng)
-                else:
-                    action = _dawdle(outatime, match.state, rng)
-                match.state, _ = outatime.apply(match.state, action)
-                journal.append(match.game, action)  # journal only: the replay is what is timed
-                n += 1
-        journal.close()
-        t0 = time.perf_counter()
-        journal = Journal(path)
-        games = [Match(journal, g["id"]) for g in journal.games()]
-        replay_ms = (time.perf_counter() - t0) * 1000
-        n = sum(len(journal.actions(g.game)) for g in games)
-        journal.close()
-    say(
-        f"journal replay: {n} actions in {len(games)} games read and replayed in {replay_ms:.1f} ms"
-    )
-    return {
-        "stall_odds_ms": round(odds_ms, 3),
-        "replay_actions": n,
-        "replay_ms": round(replay_ms, 1),
-    }

@@ -9,6 +9,7 @@ A title's folder holds everything that title knows and nothing else does:
 ``screens``     its OLED screens, drawn from its view and effects
 ``bots``        its bot players for the simulator and the playouts
 ``dice``        (titles read by the camera) the face set the dice reader learns
+``bench``       (optional) the title's own numbers for ``companion bench engine``
 ``demo.toml``   its demo content pack (invented contents, labelled as such)
 ==============  ===========================================================================
 
@@ -33,7 +34,7 @@ REGISTRY: dict[str, str] = {
     "outatime": "companion.titles.outatime",
 }
 
-PARTS = ("rules", "content", "table", "screens", "bots", "dice")
+PARTS = ("rules", "content", "table", "screens", "bots", "dice", "bench")
 
 
 class Title:
