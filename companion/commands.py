@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import argparse
 import json
 import random
 import statistics
@@ -15,6 +16,7 @@ from companion.cli import UserError
 from companion.content import (
     PackError,
     demo_pack,
+    load_pack,
     owner_pack,
     pack_named,
     save_owner_pack,
@@ -38,27 +40,53 @@ def register(commands, bench_commands) -> None:
     p.add_argument("script", help="the .jsonl script ('-' for standard input)")
     p.set_defaults(handler=cmd_replay)
 
-    c = commands.add_parser("cards", help="register the cards of your own box")
+    c = commands.add_parser(
+        "cards",
+        help="register the cards (and other printed contents) of your own box",
+        description="Register, list and remove the printed contents of your own box for a "
+        "title: OUTATIME's Power cards, The Card Game's TimeLine and cards, ... Each title's "
+        "entries and fields are described in docs/titles/<title>.md. --title may be given "
+        f"before or after the action (default {title_keys()[0]}).",
+    )
+    title_flag = {"choices": title_keys(), "help": f"title key (default {title_keys()[0]})"}
+    c.add_argument("--title", default=title_keys()[0], **title_flag)
     cc = c.add_subparsers(dest="cards_command", metavar="ACTION")
     cc.required = True
-    lst = cc.add_parser("list", help="list registered cards (or the demo deck)")
-    lst.add_argument("--title", default="outatime", choices=title_keys())
-    lst.add_argument("--demo", action="store_true", help="list the built-in demo deck instead")
+    lst = cc.add_parser("list", help="list registered entries (or the demo pack)")
+    lst.add_argument("--title", default=argparse.SUPPRESS, **title_flag)
+    lst.add_argument("--demo", action="store_true", help="list the built-in demo pack instead")
     lst.set_defaults(handler=cmd_cards_list)
+    fields = _title_fields()
     add = cc.add_parser(
         "add",
-        help="register one card",
-        description="Register one Power card of your box. Steps are the die numbers in the order "
-        "they are completed: left to right, or bottom to top on a Temporal Displacement card.",
+        help="register one entry (a card)",
+        description="Register one entry of your box, field by field. OUTATIME: --kind and "
+        "--steps (the die numbers in the order they are completed: left to right, or bottom to "
+        "top on a Temporal Displacement card). Other titles' fields are listed below; a whole "
+        "set of entries can be registered at once with `companion cards import`.",
     )
-    add.add_argument("--title", default="outatime", choices=title_keys())
-    add.add_argument("--id", required=True, help="a short name you can find the card by")
-    add.add_argument("--kind", required=True, help='"0.2", "0.3", "0.4" or "td"')
-    add.add_argument("--steps", required=True, help="die numbers, e.g. 3,4,2,5")
-    add.add_argument("--note", default="", help="anything to remember about the card")
+    add.add_argument("--title", default=argparse.SUPPRESS, **title_flag)
+    add.add_argument("--id", required=True, help="a short name you can find the entry by")
+    add.add_argument("--section", help="which kind of entry (default: the field's own)")
+    for name, helps in fields.items():
+        add.add_argument(f"--{name}", dest=f"field_{name}", metavar="VALUE",
+                         help="; ".join(helps))
     add.set_defaults(handler=cmd_cards_add)
-    rm = cc.add_parser("remove", help="remove a registered card")
-    rm.add_argument("--title", default="outatime", choices=title_keys())
+    imp = cc.add_parser(
+        "import",
+        help="register many entries at once from a TOML file",
+        description="Register every entry of FILE (a content pack in TOML: [[card]] and the "
+        "title's other sections; see docs/titles/<title>.md). The whole result is checked "
+        "before anything is written; an id already registered is refused unless --replace.",
+    )
+    imp.add_argument("--title", default=argparse.SUPPRESS, **title_flag)
+    imp.add_argument("file", help="the TOML file")
+    imp.add_argument("--replace", action="store_true",
+                     help="replace registered entries that have the same id")
+    imp.set_defaults(handler=cmd_cards_import)
+    rm = cc.add_parser("remove", help="remove a registered entry")
+    rm.add_argument("--title", default=argparse.SUPPRESS, **title_flag)
+    rm.add_argument("--section", help="which kind of entry (default: wherever the id is)")
     rm.add_argument("id")
     rm.set_defaults(handler=cmd_cards_remove)
 
@@ -165,55 +193,127 @@ def _replay_stop(engine, state, done: int, message: str) -> int:
 # --------------------------------------------------------------------------- cards
 
 
+def _title_fields() -> dict[str, list[str]]:
+    """Every `cards add` flag any title declares, with each title's help for it."""
+    fields: dict[str, list[str]] = {}
+    for key in title_keys():
+        for name, (_section, help_text, *_rest) in titles.get(key).content.FIELDS.items():
+            fields.setdefault(name, []).append(f"{key}: {help_text}")
+    return fields
+
+
 def cmd_cards_list(args) -> int:
     try:
         pack = demo_pack(args.title) if args.demo else owner_pack(args.title)
     except PackError as exc:
         raise UserError(str(exc)) from exc
     where = pack.path
-    if not pack.cards:
+    content = titles.get(args.title).content
+    total = sum(len(entries) for entries in pack.sections.values())
+    if not total:
         print(f"no cards registered for {args.title} ({where}); add one with `companion cards add`")
         return 0
-    print(f"{pack.name} ({where}): {len(pack.cards)} cards")
+    counts = ", ".join(f"{len(v)} {k}s" if k != "card" else f"{len(v)} cards"
+                       for k, v in pack.sections.items() if v)
+    print(f"{pack.name} ({where}): {counts}")
     if pack.source == "demo":
         print("DEMO: invented contents for the simulator, not the printed cards")
-    for card in pack.cards:
-        steps = "-".join(str(s) for s in card.get("steps", []))
-        note = f"  # {card['note']}" if card.get("note") else ""
-        print(f"  {card['id']:<16} {card.get('kind', ''):<4} {steps:<16} {card['source']}{note}")
+    for section, entries in pack.sections.items():
+        if len(pack.sections) > 1 and entries:
+            print(f"[{section}]")
+        for entry in entries:
+            note = f"  # {entry['note']}" if entry.get("note") else ""
+            line = content.describe(section, entry)
+            print(f"  {entry['id']:<16} {line} {entry['source']}{note}")
     return 0
 
 
-def cmd_cards_add(args) -> int:
+def _owner_sections(title: str) -> dict[str, list[dict[str, Any]]]:
     try:
-        steps = [int(s) for s in args.steps.replace("-", ",").replace(" ", ",").split(",") if s]
-    except ValueError as exc:
-        raise UserError(f"--steps {args.steps!r}: write die numbers like 3,4,2,5") from exc
-    card = {"id": args.id, "kind": args.kind, "steps": steps, "source": "owner"}
-    if args.note:
-        card["note"] = args.note
-    try:
-        cards = [dict(c) for c in owner_pack(args.title).cards]
-        if any(c["id"] == args.id for c in cards):
-            raise UserError(f"a card with id {args.id!r} is already registered; remove it first")
-        path = save_owner_pack(args.title, cards + [card])
+        pack = owner_pack(title)
     except PackError as exc:
         raise UserError(str(exc)) from exc
-    print(f"registered {args.id} ({args.kind}: {'-'.join(map(str, steps))}) in {path}")
+    return {name: [dict(e) for e in entries] for name, entries in pack.sections.items()}
+
+
+def _save(title: str, sections: dict[str, list[dict[str, Any]]]):
+    try:
+        return save_owner_pack(title, sections)
+    except PackError as exc:
+        raise UserError(str(exc)) from exc
+
+
+def cmd_cards_add(args) -> int:
+    content = titles.get(args.title).content
+    given = {name[len("field_"):]: value for name, value in vars(args).items()
+             if name.startswith("field_") and value is not None}
+    foreign = sorted(set(given) - set(content.FIELDS))
+    if foreign:
+        known = ", ".join(f"--{f}" for f in content.FIELDS)
+        raise UserError(f"--{foreign[0]} is not a field of {args.title} entries; known: {known}")
+    sections = {content.FIELDS[name][0] for name in given}
+    section = args.section or (sections.pop() if len(sections) == 1 else None)
+    if section is None:
+        raise UserError("say which kind of entry this is with --section "
+                        f"({', '.join(content.SECTIONS)})")
+    if section not in content.SECTIONS:
+        raise UserError(f"--section {section!r}: {args.title} has {', '.join(content.SECTIONS)}")
+    entry: dict[str, Any] = {"id": args.id}
+    for name, text in given.items():
+        try:
+            entry[name] = content.parse_field(name, text)
+        except ValueError as exc:
+            raise UserError(str(exc)) from exc
+    entry["source"] = "owner"
+    registered = _owner_sections(args.title)
+    entries = registered.setdefault(section, [])
+    if any(e["id"] == args.id for e in entries):
+        raise UserError(f"a card with id {args.id!r} is already registered; remove it first")
+    entries.append(entry)
+    path = _save(args.title, registered)
+    shown = content.describe(section, content.SECTIONS[section](dict(entry))).strip()
+    print(f"registered {args.id} ({shown}) in {path}")
+    return 0
+
+
+def cmd_cards_import(args) -> int:
+    try:
+        incoming = load_pack(args.file, args.title)
+    except PackError as exc:
+        raise UserError(str(exc)) from exc
+    registered = _owner_sections(args.title)
+    added = 0
+    for section, entries in incoming.sections.items():
+        mine = registered.setdefault(section, [])
+        for entry in entries:
+            clash = [i for i, e in enumerate(mine) if e["id"] == entry["id"]]
+            if clash and not args.replace:
+                raise UserError(
+                    f"{args.file}: {section} {entry['id']!r} is already registered; remove it "
+                    "first or import with --replace"
+                )
+            if clash:
+                mine[clash[0]] = dict(entry)
+            else:
+                mine.append(dict(entry))
+            added += 1
+    path = _save(args.title, registered)
+    print(f"registered {added} entries from {args.file} in {path}")
     return 0
 
 
 def cmd_cards_remove(args) -> int:
-    try:
-        cards = [dict(c) for c in owner_pack(args.title).cards]
-    except PackError as exc:
-        raise UserError(str(exc)) from exc
-    kept = [c for c in cards if c["id"] != args.id]
-    if len(kept) == len(cards):
-        raise UserError(f"no registered card {args.id!r}; see `companion cards list`")
-    save_owner_pack(args.title, kept)
-    print(f"removed {args.id}")
-    return 0
+    registered = _owner_sections(args.title)
+    for section, entries in registered.items():
+        if args.section not in (None, section):
+            continue
+        kept = [e for e in entries if e["id"] != args.id]
+        if len(kept) != len(entries):
+            registered[section] = kept
+            _save(args.title, registered)
+            print(f"removed {args.id}")
+            return 0
+    raise UserError(f"no registered card {args.id!r}; see `companion cards list`")
 
 
 # --------------------------------------------------------------------------- journal
