@@ -44,8 +44,8 @@ def register(commands, bench_commands) -> None:
         "cards",
         help="register the cards (and other printed contents) of your own box",
         description="Register, list and remove the printed contents of your own box for a "
-        "title: OUTATIME's Power cards, The Card Game's TimeLine and cards, ... Each title's "
-        "entries and fields are described in docs/titles/<title>.md. --title may be given "
+        "title (cards, and for some titles a board or a TimeLine). Each title's entries and "
+        "fields are described in docs/titles/<title>.md. --title may be given "
         f"before or after the action (default {title_keys()[0]}).",
     )
     title_flag = {"choices": title_keys(), "help": f"title key (default {title_keys()[0]})"}
@@ -60,10 +60,9 @@ def register(commands, bench_commands) -> None:
     add = cc.add_parser(
         "add",
         help="register one entry (a card)",
-        description="Register one entry of your box, field by field. OUTATIME: --kind and "
-        "--steps (the die numbers in the order they are completed: left to right, or bottom to "
-        "top on a Temporal Displacement card). Other titles' fields are listed below; a whole "
-        "set of entries can be registered at once with `companion cards import`.",
+        description="Register one entry of your box, field by field; each title's fields are "
+        "listed below (docs/titles/<title>.md tells more). A whole set of entries can be "
+        "registered at once with `companion cards import`.",
     )
     add.add_argument("--title", default=argparse.SUPPRESS, **title_flag)
     add.add_argument("--id", required=True, help="a short name you can find the entry by")
