@@ -42,7 +42,7 @@ def default_profile(set_name: str) -> DiceProfile:
     ['speed', 'knowledge', 'courage', 'love', 'wild', 'biff']
     """
     fs = FACE_SETS[set_name]
-    styles = ["pips", "numerals"] if set_name == "outatime" else ["pips"]
+    styles = list(fs.styles)
     templates: dict[str, list[np.ndarray]] = {}
     for face in fs.faces:
         ts = []
