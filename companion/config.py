@@ -17,10 +17,9 @@ DEFAULTS_TOML = """\
 # companion config: every key with its default. Copy the keys you change into config.toml.
 
 [table]
-title = "menu"            # "menu" (chosen at the table), or a title key such as "outatime"
+title = "menu"            # "menu" (chosen at the table), or a title key (companion --help)
 players = ["Ana", "Ben", "Cy", "Dee"]   # seating order, first player first
 pack = "owner"            # "owner" (your registered cards), "demo", or a pack TOML path
-first_roll_stalls = false # OUTATIME option, see docs/rules/outatime.md
 
 [camera]
 source = "picamera2"      # picamera2 | opencv | files | synthetic | none
@@ -75,7 +74,24 @@ class ConfigError(ValueError):
 
 
 def defaults() -> dict[str, Any]:
-    return tomllib.loads(DEFAULTS_TOML)
+    """Every key with its default: the sections above, and a section per title with options
+    (``[<title key>]``, each option as the title declares it; see docs/rules/<title>.md)."""
+    config = tomllib.loads(DEFAULTS_TOML)
+    for key, options in _title_options().items():
+        config[key] = dict(options)
+    return config
+
+
+def _title_options() -> dict[str, dict[str, Any]]:
+    from companion import titles
+
+    return {key: dict(titles.get(key).facts.options) for key in titles.keys()
+            if titles.get(key).facts.options}
+
+
+def title_options(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Each title's options as the config sets them (title key -> options)."""
+    return {key: dict(config.get(key, {})) for key in _title_options()}
 
 
 def default_path() -> Path:
@@ -111,6 +127,12 @@ def merge(config: dict[str, Any], user: dict[str, Any], where: str) -> dict[str,
         if not isinstance(values, dict):
             raise ConfigError(f"{where}: [{section}] must be a table of keys")
         for key, value in values.items():
+            owners = [k for k, opts in _title_options().items() if key in opts]
+            if section == "table" and key not in out[section] and owners:
+                # An older file sets a title's option in [table]: it is that title's.
+                for owner in owners:
+                    out[owner][key] = check(owner, key, value, out[owner][key], where)
+                continue
             if key not in out[section]:
                 known = ", ".join(sorted(out[section]))
                 raise ConfigError(f"{where}: [{section}] unknown key {key!r}; known: {known}")

@@ -69,11 +69,23 @@ def open_camera(cfg: dict[str, Any]):
         return sources.OpenCVSource(cam["device"], cam["width"], cam["height"])
     if kind == "files":
         return sources.FileSource(cam["path"], loop=True)
-    return sources.SyntheticSource("outatime")
+    return sources.SyntheticSource(_synthetic_dice(cfg))
 
 
-def open_reader(cfg: dict[str, Any], camera=None):
-    """The reader and settle logic; with markers, the tray is found in the camera's frames."""
+def _synthetic_dice(cfg: dict[str, Any]) -> str:
+    """The dice a synthetic camera renders: the configured title's, else the first title's
+    that has dice."""
+    from companion import titles
+
+    key = cfg["table"]["title"]
+    if key != "menu" and titles.get(key).facts.dice:
+        return titles.get(key).facts.dice
+    return next(titles.get(k).facts.dice for k in titles.keys() if titles.get(k).facts.dice)
+
+
+def open_readers(cfg: dict[str, Any], camera=None):
+    """A function making the reader and settle logic for a face set; with markers, the tray is
+    found in the camera's frames (once)."""
     from companion.vision.reader import DiceReader
     from companion.vision.settle import Settler, SettleWatcher
     from companion.vision.zones import Zones
@@ -84,9 +96,26 @@ def open_reader(cfg: dict[str, Any], camera=None):
         zones = Zones.from_config({"default": "tray",
                                    "zone": [{"name": "delorean", "rect": cam["delorean_zone"]}]})
     tray = find_tray(camera) if cam["markers"] and camera is not None else None
-    reader = DiceReader("outatime", profile=cam["profile"] or None, tray=tray, zones=zones)
-    # An empty tray is a reading too: all dice moved onto the DeLorean.
-    return SettleWatcher(reader, Settler(emit_empty=True))
+    profile = cam["profile"] or None
+
+    def reader_for(dice: str):
+        # The owner's profile serves the dice it was taught on; other sets use built-in faces.
+        own = profile if profile and _profile_dice(profile) == dice else None
+        reader = DiceReader(dice, profile=own, tray=tray, zones=zones)
+        # An empty tray is a reading too: all dice moved off it.
+        return SettleWatcher(reader, Settler(emit_empty=True))
+
+    return reader_for
+
+
+def _profile_dice(path: str) -> str | None:
+    from companion.vision.profile import DiceProfile, ProfileError
+
+    try:
+        return DiceProfile.load(path).dice
+    except (ProfileError, OSError) as exc:
+        log.error("dice profile %s: %s", path, exc)
+        return None
 
 
 def find_tray(camera, tries: int = 20):
@@ -181,7 +210,7 @@ def cmd_run(args) -> int:
     journal = Journal(journal_path(args.journal))
     t = cfg["table"]
     session = Session(journal, t["players"], pack_loader(cfg), title=t["title"],
-                      options={"first_roll_stalls": t["first_roll_stalls"]})
+                      options=configuration.title_options(cfg))
     lights = open_lights(cfg)
     try:
         buttons = [open_buttons(cfg)]
@@ -190,7 +219,7 @@ def cmd_run(args) -> int:
         buttons = []
     buttons.append(KnobButtons(lights))
     camera = open_camera(cfg)
-    table = Table(session, camera=camera, watcher=open_reader(cfg, camera), buttons=buttons,
+    table = Table(session, camera=camera, readers=open_readers(cfg, camera), buttons=buttons,
                   display=open_display(cfg), lights=lights, notifier=notifier(cfg),
                   fps=cfg["camera"]["fps"],
                   zone="tray" if cfg["camera"]["delorean_zone"] else None)

@@ -84,11 +84,11 @@ def test_the_delorean_zone_is_a_rectangle_in_tray_fractions(tmp_path):
 
 
 def test_the_daemon_sorts_dice_into_the_rolling_area_and_the_delorean_zone(tmp_path):
-    from companion.daemon import open_reader
+    from companion.daemon import open_readers
     from companion.vision.synth import SyntheticTray
 
     cfg = config.load(write(tmp_path, "[camera]\ndelorean_zone = [0.5, 0.0, 1.0, 1.0]\n"))
-    watcher = open_reader(cfg)
+    watcher = open_readers(cfg)("outatime")
     image, truth = SyntheticTray("outatime", seed=4).render(n_dice=6)
     dice = watcher.reader.read(image)
     width = image.shape[1]

@@ -9,12 +9,13 @@ import sqlite3
 
 import pytest
 
-from companion.bots import outatime_bot, play
+from companion.bots import play
 from companion.content import demo_pack
 from companion.journal import Journal, JournalError
 from companion.match import Match, ReplayError, replay
 from companion.titles.api import RuleError
 from companion.titles.outatime import rules as outatime
+from companion.titles.outatime.bots import bot as outatime_bot
 
 NAMES = ["Ana", "Ben", "Cat", "Dan"]
 

@@ -1,7 +1,6 @@
 """What to show after an action: ``screens_for(view, effects)`` turns the engine's effects and the
 new public view into the screens to show, in order, so the daemon only has to show them.
 
-    >>> from companion.display.sequence import screens_for
     >>> players = [{"name": n, "cards_completed": 0, "step": 0, "steps": 3, "needs": 2}
     ...            for n in ("Ana", "Ben")]
     >>> view = {"phase": "roll", "turn": "Ben", "players": players, "pending": [],
@@ -23,7 +22,8 @@ from typing import Any
 
 from PIL import Image
 
-from companion.display import screens as s
+from companion.display import screens as shared
+from companion.titles.outatime import screens as s
 
 Effect = dict[str, Any]
 
@@ -75,10 +75,10 @@ def _status(view: dict[str, Any]) -> list[tuple[str, Image.Image]]:
         d = pending[0]
         who = str(d.get("player", "")).upper()
         if d.get("decision") == "next":
-            return [("menu_next", s.menu(f"{who}: NEXT CARD", d["options"], 0))]
+            return [("menu_next", shared.menu(f"{who}: NEXT CARD", d["options"], 0))]
         if d.get("decision") == "target":
-            return [("menu_target", s.menu(f"{who}: WHO LOSES 1?", d["options"], 0))]
-        return [("menu", s.menu(f"{who}: CHOOSE", d.get("options", []), 0))]
+            return [("menu_target", shared.menu(f"{who}: WHO LOSES 1?", d["options"], 0))]
+        return [("menu", shared.menu(f"{who}: CHOOSE", d.get("options", []), 0))]
     if view.get("odds"):
         return [("odds", s.odds(view["odds"], view.get("turn")))]
     return []
@@ -147,29 +147,30 @@ def named_screens_for(
             out.append(("complete", s.card_complete(name, e.get("count", 0), e["text"])))
         elif kind == "next":
             card = e["text"].split(": ", 1)[-1]
-            out.append(("next", s.notice(name.upper(), card)))
+            out.append(("next", shared.notice(name.upper(), card)))
         elif kind == "last":
-            out.append(("last", s.notice("LAST CARD", name.upper(), "no Next card")))
+            out.append(("last", shared.notice("LAST CARD", name.upper(), "no Next card")))
         elif kind == "six":
-            out.append(("six", s.notice("ALL SIX!", name.upper(), e["text"].split(": ", 1)[-1])))
+            detail = e["text"].split(": ", 1)[-1]
+            out.append(("six", shared.notice("ALL SIX!", name.upper(), detail)))
         elif kind == "doubleback":
             out.append(
                 (
                     "doubleback",
-                    s.notice("DOUBLEBACK", name.upper(), f"reroll {e.get('dice', '')} dice"),
+                    shared.notice("DOUBLEBACK", name.upper(), f"reroll {e.get('dice', '')} dice"),
                 )
             )
         elif kind == "no_die":
-            out.append(("no_die", s.notice("NO DIE FITS", name.upper(), "turn passes")))
+            out.append(("no_die", shared.notice("NO DIE FITS", name.upper(), "turn passes")))
         elif kind == "win":
-            out.append(("win", s.winner(name)))
+            out.append(("win", shared.winner(name)))
             return out
         elif kind in ("advance", "paradox_loss"):
             continue  # on the lock screen / the paradox's last frame
         elif kind == "setup":
-            out.append(("setup", s.notice("SETUP", "CHOOSE CARDS", e["text"])))
+            out.append(("setup", shared.notice("SETUP", "CHOOSE CARDS", e["text"])))
         else:  # an effect this display does not know yet: its text, readable
-            out.extend((kind, img) for img in s.pages(kind.upper(), e.get("text", kind)))
+            out.extend((kind, img) for img in shared.pages(kind.upper(), e.get("text", kind)))
     out.extend(_status(view))
     return out
 
