@@ -44,7 +44,7 @@ def register(commands, bench_commands) -> None:
         "cards",
         help="register the cards (and other printed contents) of your own box",
         description="Register, list and remove the printed contents of your own box for a "
-        "title (cards, and for some titles a board or a TimeLine). Each title's entries and "
+        "title (cards, and for some titles a board or a map). Each title's entries and "
         "fields are described in docs/titles/<title>.md. --title may be given "
         f"before or after the action (default {title_keys()[0]}).",
     )
@@ -106,7 +106,8 @@ def register(commands, bench_commands) -> None:
         description="Random playouts, exact stall odds and a 2,000-action journal replay. "
         "The last line printed is one JSON object (with --json, the only line).",
     )
-    b.add_argument("--title", default="outatime", choices=title_keys())
+    b.add_argument("--title", default=title_keys()[0], choices=title_keys(),
+                   help=f"title key (default {title_keys()[0]})")
     b.add_argument("--seconds", type=float, default=3.0, help="time for the playouts")
     b.add_argument("--json", action="store_true", help="print only the JSON line")
     b.set_defaults(handler=cmd_bench_engine)

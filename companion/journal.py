@@ -8,7 +8,7 @@ Every append is its own transaction, committed with ``synchronous=FULL`` in WAL 
 call returns, so an action that was announced can never be lost by a power cut or a SIGKILL.
 
     >>> j = Journal(":memory:")
-    >>> gid = j.new_game("outatime", {"players": ["Ana", "Ben"]})
+    >>> gid = j.new_game("some-title", {"players": ["Ana", "Ben"]})
     >>> j.append(gid, {"type": "end"})
     1
     >>> j.actions(gid)

@@ -6,7 +6,9 @@ replaying the journal, so there is one way a state comes to be.
 
     >>> from companion.journal import Journal
     >>> from companion.content import demo_pack
-    >>> m = Match.new(Journal(":memory:"), "outatime", ["Ana", "Ben"], {}, demo_pack("outatime"))
+    >>> from companion.titles import keys
+    >>> title = keys()[0]
+    >>> m = Match.new(Journal(":memory:"), title, ["Ana", "Ben"], {}, demo_pack(title))
     >>> m.actor()
     'chance'
 """

@@ -35,7 +35,7 @@ class Prompt:
     """What the table shows now.
 
     ``kind`` is one of the shared kinds ("menu", "propose", "over", "message") or one the
-    title's screens know (OUTATIME's "roll" and "place", for instance).
+    title's screens know (a dice game's "roll" and "place", for instance).
     """
 
     kind: str

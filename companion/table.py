@@ -193,8 +193,8 @@ class Table:
         title = self._title() if self.session.match else None
         if update.effects:
             if view and title is not None:
-                frames += [Shown(img, self.dwell_s)
-                           for _name, img in title.screens.screens_for(view, update.effects)]
+                named = title.screens.named_screens_for(view, update.effects)
+                frames += [Shown(img, self.dwell_s) for _name, img in named]
             else:
                 frames += [Shown(s.notice(e["text"]), self.dwell_s) for e in update.effects]
         if update.error:

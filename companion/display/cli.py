@@ -66,7 +66,8 @@ def game_screens(title: str, players: int = 4, seed: int = 1985, limit: int = 60
             else plugin.bots.bot(engine, state, rng)
         )
         state, effects = engine.apply(state, action)
-        for k, (name, img) in enumerate(plugin.screens.screens_for(engine.view(state), effects)):
+        named = plugin.screens.named_screens_for(engine.view(state), effects)
+        for k, (name, img) in enumerate(named):
             out.append((f"game_{step:03d}_{k:02d}_{name}", img))
     return out
 

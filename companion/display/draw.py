@@ -84,8 +84,8 @@ def wrap(text: str, width: int, size: int, bold: bool = False) -> list[str]:
 
     >>> wrap("the flux must go on the DeLorean", 124, SMALL)
     ['the flux must go on the', 'DeLorean']
-    >>> wrap("OUTATIME", 30, SMALL)
-    ['OUT-', 'ATIME']
+    >>> wrap("GIGAWATTS", 30, SMALL)
+    ['GIGA-', 'WAT-', 'TS']
     """
     lines: list[str] = []
     for paragraph in text.split("\n"):

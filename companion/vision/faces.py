@@ -32,8 +32,8 @@ class FaceSet:
     on such dice reads (``+``-joined), ``head_turns`` the quarter turns a network is read at when
     not (0, 2).
 
-    >>> FACE_SETS["outatime"].faces
-    ('flux', '2', '3', '4', '5', '88')
+    >>> FACE_SETS["d6"].faces
+    ('1', '2', '3', '4', '5', '6')
     >>> FACE_SETS["back_in_time"].faces_of("love")
     ('love', 'love', 'love', 'wild', 'wild', 'biff')
     """

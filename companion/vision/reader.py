@@ -46,7 +46,7 @@ class FrameResult:
 class DiceReader:
     """Read the dice in a frame.
 
-    ``dice`` names the face set (``d6``, ``outatime``, ``back_in_time``); ``profile`` (a
+    ``dice`` names the face set (``d6``, or one a title declares); ``profile`` (a
     DiceProfile or a path to one) teaches the faces of a particular kind of die; ``tray``
     maps the frame to the top-down rolling area; ``zones`` sorts dice by where they lie.
     ``views`` > 1 averages the face network over turned copies of every die (slower); with 1,

@@ -11,7 +11,6 @@ one kind at a time, then the Active and the Next card.
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
 
 from companion.buttons import END, MENU
 from companion.i18n import _
@@ -212,11 +211,6 @@ class OutatimeTable(TitleTable):
         return Prompt(kind, menu.title, options=menu.labels, selected=menu.selected,
                       dice=list(view["roll"]))
 
-    def lock_preview(self) -> dict[str, Any] | None:
-        """The proposal's lock, as the lock screen shows it (None: not a lock)."""
-        from companion.titles.outatime.screens import lock_summary
-
-        return lock_summary(self.session.proposal_effects)
 
 
 TABLE = OutatimeTable

@@ -17,9 +17,13 @@ from companion.display import screens as shared
 from companion.display.cli import game_screens as title_game_screens
 from companion.display.draw import HEIGHT, WIDTH, text_boxes
 from companion.titles.outatime import screens as s
-from companion.titles.outatime.screens import catalogue
+from companion.titles.outatime.screens import (
+    catalogue,
+    lock_summary,
+    named_screens_for,
+    screens_for,
+)
 from companion.titles.outatime.screens import sample_view as _view
-from companion.titles.outatime.sequence import lock_summary, named_screens_for, screens_for
 
 
 def game_screens(**kwargs):
