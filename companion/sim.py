@@ -279,8 +279,12 @@ def cmd_demo(args) -> int:
         if not facts.min_players <= args.players <= facts.max_players:
             raise UserError(f"--players {args.players}: {facts.name} takes "
                             f"{facts.min_players}-{facts.max_players} players")
-    elif not 1 <= args.players <= 6:
-        raise UserError(f"--players {args.players}: the game night takes 2-6 players")
+    else:
+        low = min(titles.get(k).facts.min_players for k in keys)
+        high = max(titles.get(k).facts.max_players for k in keys)
+        if not low <= args.players <= high:
+            raise UserError(f"--players {args.players}: the game night takes {low}-{high} "
+                            "players (each title as near as it allows)")
     live = args.live == "on" or (args.live == "auto" and sys.stdout.isatty())
     ended = True
     with tempfile.TemporaryDirectory() as tmp:
