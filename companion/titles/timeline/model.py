@@ -173,12 +173,17 @@ def validate_identity(entry: dict[str, Any]) -> dict[str, Any]:
     return out
 
 
+def _article(word: str) -> str:
+    return "an" if word[0].lower() in "aeiou" else "a"
+
+
 def validate_card(entry: dict[str, Any]) -> dict[str, Any]:
     """Check one ``[[card]]`` (game card) entry on its own; return it normalised."""
     kind = entry.get("type")
     if kind not in TYPES:
         raise ValueError(f"type {kind!r} must be one of {', '.join(TYPES)}")
-    _unknown_fields(entry, _CARD_COMMON | CARD_FIELDS[kind], f"a {TYPE_NAMES[kind]}")
+    name = TYPE_NAMES[kind]
+    _unknown_fields(entry, _CARD_COMMON | CARD_FIELDS[kind], f"{_article(name)} {name}")
     if "#" in entry["id"]:
         raise ValueError("a card id may not contain '#' (it numbers the copies of a card)")
     out = dict(entry)
