@@ -335,6 +335,12 @@ class Content:
                 self.entry[inst] = card
         self.card_id = {inst: card["id"] for inst, card in self.entry.items()}
         self.target = {cid: target_kind(card) for cid, card in self.cards.items()}
+        self.memo_cards = {  # Memos played from the hand
+            cid for cid, c in self.cards.items() if c.get("memo") and c["type"] != "item"
+        }
+        self.out_of_turn = {
+            cid for cid, c in self.cards.items() if c.get("out_of_turn") and not c.get("memo")
+        }
         self.copies = {
             cid: [i for i in self.instances if self.entry[i]["id"] == cid] for cid in self.cards
         }

@@ -130,10 +130,12 @@ class State:
     met: tuple[str, ...] = ()  # after the clock: other players whose ID is met
     winner: str | None = None
     turns: int = 0  # turns completed
+    owned: int = -1  # bit i set: players[i] belongs to this state (else shared with its parent)
 
     def clone(self) -> State:
+        """A copy to change; players are copied when first asked for (``player``)."""
         return State(
-            [p.clone() for p in self.players],
+            list(self.players),
             self.content,
             self.options,
             self.phase,
@@ -153,16 +155,31 @@ class State:
             self.met,
             self.winner,
             self.turns,
+            0,
         )
 
     @property
     def current(self) -> Player:
-        return self.players[self.turn]
+        return self._own(self.turn)
 
-    def player(self, name: Any) -> Player:
+    def _own(self, index: int) -> Player:
+        if not self.owned >> index & 1:
+            self.players[index] = self.players[index].clone()
+            self.owned |= 1 << index
+        return self.players[index]
+
+    def find(self, name: str) -> Player:
+        """The player called ``name``, to read only."""
         for p in self.players:
             if p.name == name:
                 return p
+        raise RuleError(_("no player called {name}").format(name=repr(name)))
+
+    def player(self, name: Any) -> Player:
+        """The player called ``name``, ready to be changed in this state."""
+        for index, p in enumerate(self.players):
+            if p.name == name:
+                return self._own(index)
         raise RuleError(
             _("no player called {name} (players: {names})").format(
                 name=repr(name), names=", ".join(p.name for p in self.players)
@@ -484,7 +501,7 @@ def _event_options(
 
 
 def _item_options(state: State, p: Player) -> list[str]:
-    return [i for q in state.players if q is not p for i in q.items]
+    return [i for q in state.players if q.name != p.name for i in q.items]
 
 
 def _pick_options(state: State, p: Player, card: dict[str, Any], first: bool = False) -> list[str]:
@@ -593,7 +610,7 @@ def legal_actions(state: State) -> list[Action]:
     if step == "mulligan":
         return [{"type": "keep", "player": who}, {"type": "mulligan", "player": who}]
     if step == "play":
-        p = state.player(who)
+        p = state.find(who)
         plays: list[Action] = [
             {"type": "play", "player": who, "card": inst}
             for inst in _holdable(state, p)
@@ -602,23 +619,23 @@ def legal_actions(state: State) -> list[Action]:
         return plays + [{"type": "draw_instead", "player": who}]
     if step == "target":
         top = state.stack[-1]
-        p = state.player(who)
+        p = state.find(who)
         kind = _target_kind(state.content.entry[top["card"]])
         return [
             {"type": "target", "player": who, kind: o}
             for o in _target_options(state, p, state.content.entry[top["card"]])
         ]
     if step == "respond":
-        return _response_actions(state, state.player(who)) + [{"type": "pass", "player": who}]
+        return _response_actions(state, state.find(who)) + [{"type": "pass", "player": who}]
     if step == "use":
-        p = state.player(who)
+        p = state.find(who)
         item = state.content.entry[head["item"]]
         return [
             {"type": "use", "player": who, "card": head["item"], "event": e}
             for e in _event_options(state, p, item, exclude=head["first"])
         ] + [{"type": "skip", "player": who}]
     if step == "claim":
-        p = state.player(who)
+        p = state.find(who)
         out: list[Action] = [
             {"type": "claim", "player": who, "id": i} for i in _claimable(state, p)
         ]
@@ -643,12 +660,15 @@ def _holdable(state: State, p: Player) -> list[str]:
 
 def _response_actions(state: State, q: Player) -> list[Action]:
     top = state.stack[-1]
+    content = state.content
     out: list[Action] = []
     for inst in _holdable(state, q):
-        card = state.content.entry[inst]
-        if card.get("memo") and card["type"] != "item":
+        cid = content.card_id[inst]
+        if cid in content.memo_cards:
             out.append({"type": "memo", "player": q.name, "card": inst})
-        elif card.get("out_of_turn") and _why_not(state, q, card, response=True) is None:
+        elif cid in content.out_of_turn and (
+            _why_not(state, q, content.entry[inst], response=True) is None
+        ):
             out.append({"type": "play", "player": q.name, "card": inst})
     for inst in _memo_items(state, q, top):
         out.append({"type": "memo", "player": q.name, "card": inst})
@@ -657,8 +677,9 @@ def _response_actions(state: State, q: Player) -> list[Action]:
 
 def _known_ids(state: State, but: Player | None = None) -> set[str]:
     out: set[str] = set()
+    skip = but.name if but is not None else None
     for p in state.players:
-        if p is not but:
+        if p.name != skip:
             if p.identity:
                 out.add(p.identity)
             out.update(p.aside)
@@ -1297,7 +1318,7 @@ def _do_claim(state: State, action: Action, effects: list[Effect]) -> None:
         met=True,
         wrong=[],
     )
-    if p is state.current:
+    if p.name == state.current.name:
         _win(state, p, effects)
     else:
         state.met = state.met + (p.name,)
@@ -1345,6 +1366,10 @@ def _advance(state: State, effects: list[Effect]) -> None:
                 _pop(state)
                 _verdict(state, effects)
                 continue
+            if step == "extras":
+                _pop(state)
+                _extras(state, head, effects)
+                continue
             if step == "mulligan" and len(state.content.identities) <= state.ids_out:
                 _pop(state)  # no ID left to take instead
                 continue
@@ -1378,7 +1403,7 @@ def _announce(state: State, effects: list[Effect], responders: list[str]) -> Non
             player=top["player"]
         )
     else:
-        line = _("{what} - MEMO?").format(what=text)
+        line = _("{what} - MEMO? ({players})").format(what=text, players=", ".join(responders))
     _effect(effects, "pending", line, player=top["player"], responders=list(responders))
 
 
@@ -1438,6 +1463,15 @@ def _resolve(state: State, effects: list[Effect]) -> None:
         _take_item(state, p, card, entry["item"], effects)
     elif "pick" in entry:
         steps += _replay(state, p, card, entry["pick"], effects)
+    if card.get("draw") or card.get("extra_play"):  # after the flip (and any B-1 card)
+        steps.append({"step": "extras", "player": p.name, "card": inst})
+    _push(state, *steps)
+
+
+def _extras(state: State, step: dict[str, Any], effects: list[Effect]) -> None:
+    """A card's draws and extra plays, once its main effect is done."""
+    card = state.content.entry[step["card"]]
+    p = state.player(step["player"])
     if card.get("draw"):
         n = card["draw"]
         _effect(
@@ -1449,8 +1483,8 @@ def _resolve(state: State, effects: list[Effect]) -> None:
             player=p.name,
             count=n,
         )
-        steps += [{"step": "draw", "player": p.name}] * n
-    if card.get("extra_play") and p is state.current:
+        _push(state, *[{"step": "draw", "player": p.name}] * n)
+    if card.get("extra_play") and p.name == state.current.name:
         n = card["extra_play"]
         state.plays += n
         _effect(
@@ -1462,7 +1496,6 @@ def _resolve(state: State, effects: list[Effect]) -> None:
             player=p.name,
             count=n,
         )
-    _push(state, *steps)
 
 
 def _put_back(state: State, entry: dict[str, Any], effects: list[Effect]) -> None:
@@ -1524,10 +1557,11 @@ def _take_item(
 ) -> None:
     holder = _holder_of(state, item)
     name = state.content.name(item)
-    if holder is None or holder is p:
+    if holder is None or holder.name == p.name:
         _effect(effects, "fizzle", _("{item} is no longer there").format(item=name),
                 player=p.name)
         return
+    holder = state.player(holder.name)
     holder.items = _without(holder.items, item)
     if card.get("steal"):
         p.items += (item,)
@@ -1805,7 +1839,7 @@ def view(state: State, observer: str | None = None) -> dict[str, Any]:
     out: dict[str, Any] = {
         "title": facts.key,
         "phase": state.phase,
-        "turn": state.current.name if state.phase != "setup" else None,
+        "turn": state.players[state.turn].name if state.phase != "setup" else None,
         "actor": actor(state),
         "waiting": waiting,
         "timeline": grid,

@@ -290,7 +290,7 @@ def test_doubleback_alone_flips_only_its_linchpin():
     state = make_table(hands={"Ana": ["db-a2"]})
     state, effects = do(state, play("Ana", "db-a2"))
     assert [e["kind"] for e in effects] == ["play", "pending"]
-    assert effects[-1]["text"] == "Db A2: FLIP A-2 · then A-6 - MEMO?"
+    assert effects[-1]["text"] == "Db A2: FLIP A-2 · then A-6 - MEMO? (Ben)"
     state, effects = do(state, PASS)
     assert next(e for e in effects if e["kind"] == "flip")["event"] == "A-2"
     assert state.current.name == "Ben"  # no Item: no second flip
@@ -444,7 +444,7 @@ def test_steal_takes_an_item_from_in_front_of_another_player():
     state, effects = do(state, play("Ana", "steal"))
     assert sorted(a["item"] for a in tl.legal_actions(state)) == ["almanac", "fax"]
     state, effects = do(state, {"type": "target", "item": "almanac"})
-    assert effects[-1]["text"] == "Steal: take Almanac (Ben) - MEMO?"
+    assert effects[-1]["text"] == "Steal: take Almanac (Ben) - MEMO? (Ben)"
     state, effects = do(state, PASS)
     assert effects[0]["text"] == "Ana TAKES Almanac from Ben"
     assert state.player("Ana").items == ("almanac",) and state.player("Ben").items == ("fax",)
@@ -514,9 +514,11 @@ def test_b1_clock_ends_the_game_and_the_current_player_wins_if_met():
 def test_victory_is_claimed_at_the_end_of_your_turn_the_clock_ends_it_at_once():
     state = b1_table()
     state, _ = do(state, play("Ana", "time-train", event="B-1"), PASS)
-    assert state.plays == 1  # the Time Train's extra play is still owed
-    state, _ = tl.apply(state, {"type": "reveal", "card": "clock"})
-    assert state.plays == 0 and state.phase == "claims"  # lost: the turn is over
+    dud, effects = tl.apply(state, {"type": "reveal", "card": "dud"})
+    assert effects[-1]["text"] == "Ana: 1 more play" and tl.actor(dud) == "Ana"
+    state, effects = tl.apply(state, {"type": "reveal", "card": "clock"})
+    assert "extra_play" not in kinds(effects)  # the Time Train's extra play is lost
+    assert state.plays == 0 and state.phase == "claims"  # the turn is over
     with pytest.raises(RuleError, match="cannot play a card now"):
         tl.apply(state, play("Ana", "tm", event="A-2"))
     with pytest.raises(RuleError, match="cannot claim victory now"):
