@@ -335,6 +335,19 @@ def flip_preview(state: State, linchpin: str) -> list[str]:
     return state.content.graph.preview(state.altered, linchpin)
 
 
+def play_refusal(state: State, player: str, card: str) -> str | None:
+    """Why ``player`` may not play ``card`` now, in words for the players (None: they may).
+
+    The table shows it when a player picks a card the rules refuse, e.g.
+    "Hitch a Ride: Ben did not change the TimeLine".
+    """
+    try:
+        apply(state, {"type": "play", "player": player, "card": card})
+    except RuleError as exc:
+        return str(exc)
+    return None
+
+
 def flip_text(flips: list[str]) -> str:
     """The instruction for turning cards over: "FLIP A-2 · then A-6, A-5"."""
     if len(flips) == 1:

@@ -730,3 +730,67 @@ def test_a_cancelled_quick_trip_shuffles_its_pick_back():
     state, effects = do(state, {"type": "memo", "player": "Ben", "card": "memo"}, PASS)
     assert "Ana: SHUFFLE Almanac back into the draw pile" in texts(effects)
     assert state.deck == deck and "almanac" not in state.discard
+
+
+# --------------------------------------------------------------------------- more decisions
+
+
+def test_a_refused_play_says_why():
+    state = make_table(hands={"Ana": ["tm"], "Ben": ["hitch"]})
+    state, _ = do(state, {"type": "draw_instead"}, {"type": "draw"}, {"type": "draw"})
+    assert tl.play_refusal(state, "Ben", "hitch") == "Hitch: Ana did not change the TimeLine"
+    assert tl.play_refusal(state, "Ben", "rock") is None
+    assert tl.play_refusal(state, "Ben", "flux") == (
+        "no card 'flux' in this game; see `companion cards list --title timeline`"
+    )
+
+
+def test_a_memo_item_cannot_stop_a_card_that_makes_its_holder_discard_it():
+    state = place(make_table(hands={"Ana": ["trash"]}), "Ben", "fax")
+    state, _ = tl.apply(state, play("Ana", "trash", item="fax"))
+    assert {"type": "memo", "player": "Ben", "card": "fax"} not in tl.legal_actions(state)
+    with pytest.raises(RuleError, match="Fax cannot stop the card that takes it away"):
+        tl.apply(state, {"type": "memo", "player": "Ben", "card": "fax"})
+
+
+def test_a_steal_takes_its_item_from_whoever_holds_it_and_nothing_if_it_left_play():
+    players = ("Ana", "Ben", "Cy")
+    state = place(make_table(players, hands={"Ana": ["steal"], "Cy": ["snatch"]}),
+                  "Ben", "almanac")
+    state, _ = tl.apply(state, play("Ana", "steal", item="almanac"))
+    state, effects = do(state, play("Cy", "snatch", item="almanac"), PASS)
+    assert texts(effects)[3:5] == ["Cy TAKES Almanac from Ben", "Ana TAKES Almanac from Cy"]
+    assert state.player("Ana").items == ("almanac",)
+    # Gone from play (Ben uses the Telegram against Cy's Snatch): Ana's steal does nothing.
+    state = place(make_table(players, hands={"Ana": ["steal"], "Cy": ["snatch"]}),
+                  "Ben", "almanac", "telegram")
+    state, _ = tl.apply(state, play("Ana", "steal", item="telegram"))
+    state, effects = do(state, play("Cy", "snatch", item="almanac"),
+                        {"type": "memo", "player": "Ben", "card": "telegram"}, PASS)
+    assert "Telegram is no longer there" in texts(effects)
+    assert state.player("Ana").items == () and state.player("Ben").items == ("almanac",)
+
+
+def test_with_no_card_in_either_pile_a_draw_is_skipped():
+    state = make_table(hands={"Ana": ["draw-2"]})
+    data = tl.to_json(state)
+    data["players"][0]["unknown"] = data["deck"]  # every other card is in Ana's hand
+    data["deck"] = 0
+    state = tl.from_json(data)
+    state, effects = do(state, play("Ana", "draw-2"), PASS)
+    assert tl.legal_actions(state) == [{"type": "draw", "player": "Ana"}]  # the discard: 1
+    state, effects = do(state, {"type": "draw"})
+    assert kinds(effects) == ["reshuffle", "draw"]
+    state, effects = do(state, {"type": "draw"})
+    assert effects[0]["text"] == "no card left to draw" and state.current.name == "Ben"
+    with pytest.raises(RuleError, match="no card to draw"):
+        tl.apply(state, {"type": "draw", "card": "tm"})
+
+
+def test_items_that_draw_more_add_draws_at_the_start_of_your_turn():
+    state = place(make_table(hands={"Ben": ["rock"]}), "Ben", "reactor")
+    state, effects = do(state, {"type": "draw_instead"}, {"type": "draw"})
+    assert effects[-1]["text"] == "Ben: DRAW 1 (+1 for your Items), PLAY 1"
+    assert tl.legal_actions(state) == [{"type": "draw", "player": "Ben"}]
+    state, _ = do(state, {"type": "draw"}, {"type": "draw"})
+    assert tl.actor(state) == "Ben" and state.player("Ben").cards == 5

@@ -84,6 +84,7 @@ CARDS = [
     card("draw-2", "action", 2, draw=2),
     card("play-2", "action", extra_play=1),
     card("insight", "power_action", out_of_turn=True, draw=2),
+    card("snatch", "power_action", out_of_turn=True, steal=True),
     card("reactor", "item", draw_bonus=1),
     card("rock", "item", 12),
 ]
