@@ -9,6 +9,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.i18n import N_, _
 from companion.titles.timeline.model import (
     BOX_COUNTS,
     TYPE_NAMES,
@@ -31,7 +32,8 @@ def _requires(text: str) -> dict[str, str]:
     for part in _list(text):
         if "=" not in part:
             raise ValueError(
-                f"--requires {text!r}: write events and sides like A-1=altered,C-5=original"
+                _("--requires {text}: write events and sides like A-1=altered,C-5=original")
+                .format(text=repr(text))
             )
         eid, side = (x.strip() for x in part.split("=", 1))
         out[eid.upper()] = side
@@ -44,54 +46,56 @@ def _flag(text: str) -> bool:
         return True
     if value in ("0", "false", "no", "n"):
         return False
-    raise ValueError(f"{text!r}: write yes or no")
+    raise ValueError(_("{text}: write yes or no").format(text=repr(text)))
 
 
 def _number(text: str) -> int:
     try:
         return int(text)
     except ValueError as exc:
-        raise ValueError(f"{text!r} is not a whole number") from exc
+        raise ValueError(_("{text} is not a whole number").format(text=repr(text))) from exc
 
 
 # `companion cards add` fields: flag -> (section, help, parser of the flag's text). The section
 # of an entry is the one its flags name; ``note`` (section None) goes with any of them.
 FIELDS: dict[str, tuple[str | None, str, Any]] = {
-    "kind": ("event", '"linchpin" or "ripple"', str),
-    "original": ("event", "the headline of the original (blue or purple) side", str),
-    "altered": ("event", "the headline of the altered side", str),
-    "ripples": ("event", "the events a Linchpin's card lists, in order, e.g. A-6,A-5", _list),
-    "pair": ("event", '"and" or "or", on a Ripplepoint depending on two Linchpins', str),
-    "holder": ("event", "the Item only whose holder may flip this Linchpin", str),
-    "character": ("identity", "the character on the ID card, e.g. Verne Brown", str),
-    "requires": ("identity", "the events and sides, e.g. A-1=altered,A-5=altered,C-5=original",
+    "kind": ("event", N_('"linchpin" or "ripple"'), str),
+    "original": ("event", N_("the headline of the original (blue or purple) side"), str),
+    "altered": ("event", N_("the headline of the altered side"), str),
+    "ripples": ("event", N_("the events a Linchpin's card lists, in order, e.g. A-6,A-5"), _list),
+    "pair": ("event", N_('"and" or "or", on a Ripplepoint depending on two Linchpins'), str),
+    "holder": ("event", N_("the Item only whose holder may flip this Linchpin"), str),
+    "character": ("identity", N_("the character on the ID card, e.g. Verne Brown"), str),
+    "requires": ("identity", N_("the events and sides, e.g. A-1=altered,A-5=altered,C-5=original"),
                  _requires),
-    "name": ("card", "the card's name as printed", str),
-    "type": ("card", "item, time_machine, doubleback, action or power_action", str),
-    "count": ("card", "how many copies the box has", _number),
-    "memo": ("card", "yes if it cancels the card being played", _flag),
-    "draw_bonus": ("card", "Item: extra cards drawn at the start of each of your turns", _number),
-    "only": ("card", "Time Machine: the only Linchpins it flips, e.g. A-1,A-2", _list),
-    "never": ("card", "Time Machine: Linchpins it cannot flip, e.g. B-1", _list),
-    "needs": ("card", "Time Machine: the Item you must have in front of you", str),
-    "linchpin": ("card", "DoubleBack: the Linchpin it flips", str),
-    "item": ("card", "DoubleBack: the Item that gives it a second flip", str),
-    "hitch": ("card", "yes: flip a Linchpin if the previous player changed the TimeLine", _flag),
-    "steal": ("card", "yes: take an Item from in front of another player", _flag),
-    "trash": ("card", "yes: another player discards an Item from in front of them", _flag),
-    "replay": ("card", '"discard" or "deck": play a card chosen from there', str),
-    "draw": ("card", "cards to draw", _number),
-    "extra_play": ("card", "more plays this turn", _number),
-    "out_of_turn": ("card", "Power Action: yes if it may be played when it is not your turn",
+    "name": ("card", N_("the card's name as printed"), str),
+    "type": ("card", N_("item, time_machine, doubleback, action or power_action"), str),
+    "count": ("card", N_("how many copies the box has"), _number),
+    "memo": ("card", N_("yes if it cancels the card being played"), _flag),
+    "draw_bonus": ("card", N_("Item: more cards drawn at the start of your turns"), _number),
+    "only": ("card", N_("Time Machine: the only Linchpins it flips, e.g. A-1,A-2"), _list),
+    "never": ("card", N_("Time Machine: Linchpins it cannot flip, e.g. B-1"), _list),
+    "needs": ("card", N_("Time Machine: the Item you must have in front of you"), str),
+    "linchpin": ("card", N_("DoubleBack: the Linchpin it flips"), str),
+    "item": ("card", N_("DoubleBack: the Item that gives it a second flip"), str),
+    "hitch": ("card", N_("yes: flip a Linchpin if the last player changed the TimeLine"), _flag),
+    "steal": ("card", N_("yes: take an Item from in front of another player"), _flag),
+    "trash": ("card", N_("yes: another player discards an Item from in front of them"), _flag),
+    "replay": ("card", N_('"discard" or "deck": play a card chosen from there'), str),
+    "draw": ("card", N_("cards to draw"), _number),
+    "extra_play": ("card", N_("more plays this turn"), _number),
+    "out_of_turn": ("card", N_("Power Action: yes if it may be played when it is not your turn"),
                     _flag),
-    "note": (None, "anything to remember about the entry", str),
+    "note": (None, N_("anything to remember about the entry"), str),
 }
 
 
 def parse_field(name: str, text: str) -> Any:
     """The value of a ``cards add`` flag, from the text typed."""
     if name not in FIELDS:
-        raise ValueError(f"unknown field --{name}; known: {', '.join(FIELDS)}")
+        raise ValueError(
+            _("unknown field --{name}; known: {known}").format(name=name, known=", ".join(FIELDS))
+        )
     return FIELDS[name][2](text)
 
 
@@ -100,8 +104,10 @@ def section_of(fields: dict[str, Any]) -> str:
     named = {FIELDS[f][0] for f in fields if f in FIELDS and FIELDS[f][0]}
     if len(named) != 1:
         raise ValueError(
-            "give the fields of one kind of entry: an event (--kind ...), an ID card "
-            "(--character ...) or a game card (--type ...)"
+            _(
+                "give the fields of one kind of entry: an event (--kind ...), an ID card "
+                "(--character ...) or a game card (--type ...)"
+            )
         )
     return named.pop()
 
@@ -110,12 +116,12 @@ def describe(section: str, entry: dict[str, Any]) -> str:
     """One line for ``companion cards list``."""
     if section == "event":
         if entry["kind"] == "linchpin":
-            what = f"Linchpin -> {', '.join(entry.get('ripples', []))}"
+            what = _("Linchpin -> {ripples}").format(ripples=", ".join(entry.get("ripples", [])))
             if entry.get("holder"):
-                what += f" (holder of {entry['holder']})"
+                what += " " + _("(holder of {item})").format(item=entry["holder"])
         else:
             pair = f" ({entry['pair'].upper()})" if entry.get("pair") else ""
-            what = f"Ripplepoint{pair}"
+            what = _("Ripplepoint") + pair
         sides = f"{entry.get('original', '')} / {entry.get('altered', '')}"
         return f"{entry['id']:<4} {what:<34} {sides}"
     if section == "identity":
@@ -123,7 +129,7 @@ def describe(section: str, entry: dict[str, Any]) -> str:
             f"{'alt ' if side == 'altered' else ''}{eid}" for eid, side in entry["requires"].items()
         )
         return f"{entry['character']:<22} {needs}"
-    kind = TYPE_NAMES[entry["type"]]
+    kind = _(TYPE_NAMES[entry["type"]])
     count = f"x{entry.get('count', 1)}"
     does = [
         key if value is True else f"{key}={','.join(value) if isinstance(value, list) else value}"
@@ -142,17 +148,19 @@ def playable(pack, players: int) -> str | None:
     """Why the pack cannot serve a game of ``players`` players (None: it can)."""
     events = pack.entries("event")
     if not any(e["kind"] == "linchpin" for e in events):
-        return "the pack has no TimeLine Linchpins; register the TimeLine events first"
+        return _("the pack has no TimeLine Linchpins; register the TimeLine events first")
     ids = len(pack.entries("identity"))
     if ids < players:
-        return f"{players} players need {players} ID cards and the pack has {ids}"
+        return _("{players} players need {players} ID cards and the pack has {ids}").format(
+            players=players, ids=ids
+        )
     cards = sum(c.get("count", 1) for c in pack.entries("card"))
     need = HAND_SIZE * players + 1
     if cards < need:
-        return (
-            f"{players} players need at least {need} game cards (3 each and a draw pile) and "
-            f"the pack has {cards}"
-        )
+        return _(
+            "{players} players need at least {need} game cards (3 each and a draw pile) and "
+            "the pack has {cards}"
+        ).format(players=players, need=need, cards=cards)
     return None
 
 

@@ -29,6 +29,8 @@ from __future__ import annotations
 from itertools import product
 from typing import Any
 
+from companion.i18n import _
+
 ROWS = "ABCD"
 COLUMNS = 6
 B1 = "B-1"
@@ -55,11 +57,13 @@ class Graph:
             for child in event.get("ripples", ()):
                 if child not in self.events:
                     raise GraphError(
-                        f"{eid} lists {child} as a ripple, but there is no event {child}; "
-                        f"register {child} or correct the list"
+                        _(
+                            "{event} lists {child} as a ripple, but there is no event {child}; "
+                            "register {child} or correct the list"
+                        ).format(event=eid, child=child)
                     )
                 if child == eid:
-                    raise GraphError(f"{eid} lists itself as its own ripple")
+                    raise GraphError(_("{event} lists itself as its own ripple").format(event=eid))
                 self.parents[child].append(eid)
         self._check()
         self.order = self._topological()
@@ -78,35 +82,47 @@ class Graph:
             if event["kind"] == LINCHPIN:
                 if parents:
                     raise GraphError(
-                        f"{eid} is a Linchpin but {', '.join(parents)} lists it as a ripple; "
-                        "Linchpins change only when a player flips them"
+                        _(
+                            "{event} is a Linchpin but {parents} lists it as a ripple; "
+                            "Linchpins change only when a player flips them"
+                        ).format(event=eid, parents=", ".join(parents))
                     )
                 if not event.get("ripples"):
                     raise GraphError(
-                        f"Linchpin {eid} lists no ripples; every Linchpin flips at least one "
-                        "Ripplepoint (copy the list printed on the card)"
+                        _(
+                            "Linchpin {event} lists no ripples; every Linchpin flips at least one "
+                            "Ripplepoint (copy the list printed on the card)"
+                        ).format(event=eid)
                     )
                 continue
             if not parents:
                 raise GraphError(
-                    f"Ripplepoint {eid} is not listed as a ripple of any event, so it could "
-                    "never change; add it to the ripple list of its Linchpin"
+                    _(
+                        "Ripplepoint {event} is not listed as a ripple of any event, so it could "
+                        "never change; add it to the ripple list of its Linchpin"
+                    ).format(event=eid)
                 )
             if len(parents) > 2:
                 raise GraphError(
-                    f"Ripplepoint {eid} is listed by {len(parents)} events "
-                    f"({', '.join(parents)}); a Ripplepoint depends on one event or on a pair"
+                    _(
+                        "Ripplepoint {event} is listed by {n} events ({parents}); a Ripplepoint "
+                        "depends on one event or on a pair"
+                    ).format(event=eid, n=len(parents), parents=", ".join(parents))
                 )
             pair = event.get("pair")
             if len(parents) == 2 and pair not in PAIRS:
                 raise GraphError(
-                    f"Ripplepoint {eid} depends on the pair {parents[0]} and {parents[1]}: "
-                    'say pair = "and" or pair = "or", as printed on the card'
+                    _(
+                        "Ripplepoint {event} depends on the pair {first} and {second}: "
+                        'say pair = "and" or pair = "or", as printed on the card'
+                    ).format(event=eid, first=parents[0], second=parents[1])
                 )
             if len(parents) == 1 and pair is not None:
                 raise GraphError(
-                    f'Ripplepoint {eid} says pair = "{pair}" but only {parents[0]} lists it; '
-                    "add it to the other event's ripple list or drop the pair"
+                    _(
+                        'Ripplepoint {event} says pair = "{pair}" but only {parent} lists it; '
+                        "add it to the other event's ripple list or drop the pair"
+                    ).format(event=eid, pair=pair, parent=parents[0])
                 )
 
     def _topological(self) -> tuple[str, ...]:
@@ -122,7 +138,10 @@ class Graph:
                 if waiting[child] == 0:
                     ready.append(child)
         if len(order) < len(self.events):
-            raise GraphError(f"the ripples go round in a circle: {self._cycle(set(order))}")
+            raise GraphError(
+                _("the ripples go round in a circle: {loop}; a Ripplepoint cannot depend on itself")
+                .format(loop=self._cycle(set(order)))
+            )
         return tuple(order)
 
     def _cycle(self, done: set[str]) -> str:
@@ -135,7 +154,7 @@ class Graph:
             nxt = next(p for p in self.parents[here] if p not in done)
             if nxt in seen:
                 loop = path[seen[nxt]:] + [nxt]
-                return " -> ".join(reversed(loop)) + "; a Ripplepoint cannot depend on itself"
+                return " -> ".join(reversed(loop))
             seen[nxt] = len(path)
             path.append(nxt)
 

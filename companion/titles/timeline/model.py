@@ -39,15 +39,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.i18n import N_, _
 from companion.titles.timeline.graph import B1, LINCHPIN, PAIRS, POSITIONS, RIPPLE, Graph
 
 TYPES = ("item", "time_machine", "doubleback", "action", "power_action")
 TYPE_NAMES = {
-    "item": "Item",
-    "time_machine": "Time Machine",
-    "doubleback": "DoubleBack",
-    "action": "Action",
-    "power_action": "Power Action",
+    "item": N_("Item"),
+    "time_machine": N_("Time Machine"),
+    "doubleback": N_("DoubleBack"),
+    "action": N_("Action"),
+    "power_action": N_("Power Action"),
 }
 SIDES = ("original", "altered")
 REPLAY_FROM = ("discard", "deck")
@@ -78,16 +79,20 @@ def _unknown_fields(entry: dict[str, Any], allowed: set[str], what: str) -> None
     extra = sorted(set(entry) - allowed)
     if extra:
         raise ValueError(
-            f"unknown field(s) {', '.join(extra)} for {what}; known: {', '.join(sorted(allowed))}"
+            _("unknown field(s) {fields} for {what}; known: {known}").format(
+                fields=", ".join(extra), what=what, known=", ".join(sorted(allowed))
+            )
         )
 
 
 def _text(entry: dict[str, Any], key: str, required: bool = False) -> str:
     value = entry.get(key, "")
     if not isinstance(value, str):
-        raise ValueError(f"{key} must be text in quotes, not {value!r}")
+        raise ValueError(
+            _("{key} must be text in quotes, not {value}").format(key=key, value=repr(value))
+        )
     if required and not value.strip():
-        raise ValueError(f'needs {key} = "..."')
+        raise ValueError(_('needs {key} = "..."').format(key=key))
     return value.strip()
 
 
@@ -95,7 +100,8 @@ def _position(value: Any, what: str) -> str:
     text = str(value).strip().upper() if isinstance(value, str) else value
     if text not in POSITIONS:
         raise ValueError(
-            f"{what} {value!r} is not a Time Index: rows A-D, columns 1-6, written like \"A-2\""
+            _('{what} {value} is not a Time Index: rows A-D, columns 1-6, written like "A-2"')
+            .format(what=what, value=repr(value))
         )
     return text
 
@@ -103,89 +109,104 @@ def _position(value: Any, what: str) -> str:
 def _event_list(entry: dict[str, Any], key: str) -> list[str]:
     value = entry.get(key, [])
     if not isinstance(value, list):
-        raise ValueError(f'{key} must be a list of Time Indexes, e.g. ["A-6", "A-5"]')
-    out = [_position(v, f"{key} entry") for v in value]
+        raise ValueError(
+            _('{key} must be a list of Time Indexes, e.g. ["A-6", "A-5"]').format(key=key)
+        )
+    out = [_position(v, _("{key} entry").format(key=key)) for v in value]
     if len(set(out)) != len(out):
-        raise ValueError(f"{key} names an event twice")
+        raise ValueError(_("{key} names an event twice").format(key=key))
     return out
 
 
 def validate_event(entry: dict[str, Any]) -> dict[str, Any]:
     """Check one ``[[event]]`` entry on its own; return it normalised."""
-    _unknown_fields(entry, EVENT_FIELDS, "an event")
+    _unknown_fields(entry, EVENT_FIELDS, _("an event"))
     eid = _position(entry.get("id"), "id")
     if eid == B1:
         raise ValueError(
-            "B-1 is the stack of cards that ends the game; the rules set it up, leave it out"
+            _("B-1 is the stack of cards that ends the game; the rules set it up, leave it out")
         )
     kind = entry.get("kind")
     if kind not in (LINCHPIN, RIPPLE):
-        raise ValueError(f'kind {kind!r} must be "linchpin" or "ripple"')
+        raise ValueError(_('kind {kind} must be "linchpin" or "ripple"').format(kind=repr(kind)))
     out = dict(entry)
     out["id"] = eid
     out["original"] = _text(entry, "original")
     out["altered"] = _text(entry, "altered")
     ripples = _event_list(entry, "ripples")
     if B1 in ripples:
-        raise ValueError("B-1 cannot be a ripple: it changes only when a player flips it")
+        raise ValueError(_("B-1 cannot be a ripple: it changes only when a player flips it"))
     out["ripples"] = ripples
     if "pair" in entry:
         if kind != RIPPLE:
-            raise ValueError("only a Ripplepoint depends on a pair (pair is for ripples)")
+            raise ValueError(_("only a Ripplepoint depends on a pair (pair is for ripples)"))
         if entry["pair"] not in PAIRS:
-            raise ValueError(f'pair {entry["pair"]!r} must be "and" or "or"')
+            raise ValueError(
+                _('pair {pair} must be "and" or "or"').format(pair=repr(entry["pair"]))
+            )
     if "holder" in entry:
         if kind != LINCHPIN:
-            raise ValueError("holder is for Linchpins: who may flip it")
+            raise ValueError(_("holder is for Linchpins: who may flip it"))
         out["holder"] = _text(entry, "holder", required=True)
     return out
 
 
 def validate_identity(entry: dict[str, Any]) -> dict[str, Any]:
     """Check one ``[[identity]]`` (ID card) entry on its own; return it normalised."""
-    _unknown_fields(entry, IDENTITY_FIELDS, "an ID card")
+    _unknown_fields(entry, IDENTITY_FIELDS, _("an ID card"))
     out = dict(entry)
     out["character"] = _text(entry, "character", required=True)
     requires = entry.get("requires")
     if not isinstance(requires, dict) or not requires:
         raise ValueError(
-            'requires must be a table of events and sides, e.g. '
-            'requires = { A-1 = "altered", A-5 = "altered", C-5 = "original" }'
+            _(
+                "requires must be a table of events and sides, e.g. "
+                'requires = { A-1 = "altered", A-5 = "altered", C-5 = "original" }'
+            )
         )
     clean: dict[str, str] = {}
     for key, side in requires.items():
-        eid = _position(key, "required event")
+        eid = _position(key, _("required event"))
         if eid == B1:
-            raise ValueError("an ID never names B-1: flipping B-1 is how everyone wins")
+            raise ValueError(_("an ID never names B-1: flipping B-1 is how everyone wins"))
         side = {"alt": "altered", "orig": "original"}.get(side, side)
         if side not in SIDES:
-            raise ValueError(f'{eid} = {side!r}: the side must be "original" or "altered"')
+            raise ValueError(
+                _('{event} = {side}: the side must be "original" or "altered"').format(
+                    event=eid, side=repr(side)
+                )
+            )
         clean[eid] = side
     sides = sorted(clean.values())
     if sides != ["altered", "altered", "original"]:
         raise ValueError(
-            "an ID card lists one original event and two altered ones (the rulebook: "
-            f"\"One of these will always be an original event, and two will be alternate\"); "
-            f"this one lists {sides.count('original')} original and "
-            f"{sides.count('altered')} altered"
+            _(
+                "an ID card lists one original event and two altered ones (the rulebook: "
+                '"One of these will always be an original event, and two will be alternate"); '
+                "this one lists {original} original and {altered} altered"
+            ).format(original=sides.count("original"), altered=sides.count("altered"))
         )
     out["requires"] = {eid: clean[eid] for eid in POSITIONS if eid in clean}
     return out
-
-
-def _article(word: str) -> str:
-    return "an" if word[0].lower() in "aeiou" else "a"
 
 
 def validate_card(entry: dict[str, Any]) -> dict[str, Any]:
     """Check one ``[[card]]`` (game card) entry on its own; return it normalised."""
     kind = entry.get("type")
     if kind not in TYPES:
-        raise ValueError(f"type {kind!r} must be one of {', '.join(TYPES)}")
-    name = TYPE_NAMES[kind]
-    _unknown_fields(entry, _CARD_COMMON | CARD_FIELDS[kind], f"{_article(name)} {name}")
+        raise ValueError(
+            _("type {kind} must be one of {types}").format(kind=repr(kind), types=", ".join(TYPES))
+        )
+    what = {
+        "item": _("an Item"),
+        "time_machine": _("a Time Machine"),
+        "doubleback": _("a DoubleBack"),
+        "action": _("an Action"),
+        "power_action": _("a Power Action"),
+    }[kind]
+    _unknown_fields(entry, _CARD_COMMON | CARD_FIELDS[kind], what)
     if "#" in entry["id"]:
-        raise ValueError("a card id may not contain '#' (it numbers the copies of a card)")
+        raise ValueError(_("a card id may not contain '#' (it numbers the copies of a card)"))
     out = dict(entry)
     out["name"] = _text(entry, "name") or entry["id"]
     for key, (low, high) in NUMBERS.items():
@@ -193,43 +214,57 @@ def validate_card(entry: dict[str, Any]) -> dict[str, Any]:
             value = entry[key]
             if isinstance(value, bool) or not isinstance(value, int) or not low <= value <= high:
                 raise ValueError(
-                    f"{key} must be a whole number from {low} to {high}, not {value!r}"
+                    _("{key} must be a whole number from {low} to {high}, not {value}").format(
+                        key=key, low=low, high=high, value=repr(value)
+                    )
                 )
     out["count"] = entry.get("count", 1)
     for key in FLAGS:
         if key in entry and not isinstance(entry[key], bool):
-            raise ValueError(f"{key} must be true or false, not {entry[key]!r}")
+            raise ValueError(
+                _("{key} must be true or false, not {value}").format(
+                    key=key, value=repr(entry[key])
+                )
+            )
     for key in ("only", "never"):
         if key in entry:
             out[key] = _event_list(entry, key)
     if "needs" in entry:
         out["needs"] = _text(entry, "needs", required=True)
     if "replay" in entry and entry["replay"] not in REPLAY_FROM:
-        raise ValueError(f'replay {entry["replay"]!r} must be "discard" or "deck"')
+        raise ValueError(
+            _('replay {value} must be "discard" or "deck"').format(value=repr(entry["replay"]))
+        )
     if kind == "doubleback":
         out["linchpin"] = _position(entry.get("linchpin"), "linchpin")
         out["item"] = _text(entry, "item", required=True)
     targeting = [k for k in TARGETING if entry.get(k)]
     if len(targeting) > 1:
         raise ValueError(
-            f"a card does one targeted thing; this one says {' and '.join(targeting)}"
+            _("a card does one targeted thing; this one says {fields}").format(
+                fields=" and ".join(targeting)
+            )
         )
     if kind in ("action", "power_action") and not (
         targeting or entry.get("draw") or entry.get("extra_play")
     ):
         raise ValueError(
-            "an Action must do something: give it hitch, steal, trash, replay, memo, draw or "
-            "extra_play"
+            _(
+                "an Action must do something: give it hitch, steal, trash, replay, memo, draw "
+                "or extra_play"
+            )
         )
     if entry.get("out_of_turn") and (
         entry.get("hitch") or entry.get("replay") or entry.get("extra_play")
     ):
         raise ValueError(
-            "a card played out of turn may only draw, steal, trash or cancel: changing the "
-            "TimeLine and extra plays belong to your own turn"
+            _(
+                "a card played out of turn may only draw, steal, trash or cancel: changing the "
+                "TimeLine and extra plays belong to your own turn"
+            )
         )
     if entry.get("memo") and (entry.get("draw") or entry.get("extra_play")):
-        raise ValueError("a Memo only cancels the card being played; drop draw/extra_play")
+        raise ValueError(_("a Memo only cancels the card being played; drop draw/extra_play"))
     return out
 
 
@@ -250,41 +285,57 @@ def check_content(
     def item_ref(who: str, field: str, ref: str) -> None:
         if ref not in by_id:
             raise ValueError(
-                f"{who}: {field} {ref!r} names no card; register the Item {ref!r} first "
-                "(or correct the id)"
+                _(
+                    "{who}: {field} {ref} names no card; register the Item {ref} first "
+                    "(or correct the id)"
+                ).format(who=who, field=field, ref=repr(ref))
             )
         if ref not in items:
-            raise ValueError(f"{who}: {field} {ref!r} is a {by_id[ref]['type']}, not an Item")
+            raise ValueError(
+                _("{who}: {field} {ref} is a {type}, not an Item").format(
+                    who=who, field=field, ref=repr(ref), type=by_id[ref]["type"]
+                )
+            )
 
     for eid, event in graph.events.items():
         if "holder" in event:
-            item_ref(f"event {eid}", "holder", event["holder"])
+            item_ref(_("event {event}").format(event=eid), "holder", event["holder"])
     for ident in identities:
         missing = [e for e in ident["requires"] if e not in graph.events]
         if missing:
             raise ValueError(
-                f"ID {ident['id']!r} ({ident['character']}) names event(s) "
-                f"{', '.join(missing)} that the TimeLine does not have; register them first"
+                _(
+                    "ID {id} ({character}) names event(s) {events} that the TimeLine does not "
+                    "have; register them first"
+                ).format(id=repr(ident["id"]), character=ident["character"],
+                         events=", ".join(missing))
             )
         if not graph.satisfiable(ident["requires"]):
             raise ValueError(
-                f"ID {ident['id']!r} ({ident['character']}) can never be met: no setting of "
-                "the Linchpins shows all of its events as required; check its sides and the "
-                "ripple lists"
+                _(
+                    "ID {id} ({character}) can never be met: no setting of the Linchpins shows "
+                    "all of its events as required; check its sides and the ripple lists"
+                ).format(id=repr(ident["id"]), character=ident["character"])
             )
     for card in cards:
-        who = f"card {card['id']!r} ({card['name']})"
+        who = _("card {id} ({name})").format(id=repr(card["id"]), name=card["name"])
         if card["type"] == "doubleback":
             if card["linchpin"] not in linchpins:
-                what = "a Ripplepoint" if card["linchpin"] in graph.events else "not an event"
+                what = _("a Ripplepoint") if card["linchpin"] in graph.events else _("not an event")
                 raise ValueError(
-                    f"{who}: linchpin {card['linchpin']} is {what}; a DoubleBack flips a Linchpin"
+                    _("{who}: linchpin {event} is {what}; a DoubleBack flips a Linchpin").format(
+                        who=who, event=card["linchpin"], what=what
+                    )
                 )
             item_ref(who, "item", card["item"])
         for key in ("only", "never"):
             for eid in card.get(key, ()):
                 if eid not in linchpins:
-                    raise ValueError(f"{who}: {key} names {eid}, which is not a Linchpin")
+                    raise ValueError(
+                        _("{who}: {key} names {event}, which is not a Linchpin").format(
+                            who=who, key=key, event=eid
+                        )
+                    )
         if "needs" in card:
             item_ref(who, "needs", card["needs"])
     return graph
@@ -321,7 +372,9 @@ class Content:
             ids = [e["id"] for e in entries]
             if len(set(ids)) != len(ids):
                 twice = sorted({i for i in ids if ids.count(i) > 1})
-                raise ValueError(f"{name} id(s) {', '.join(twice)} used twice")
+                raise ValueError(
+                    _("{section} id(s) {ids} used twice").format(section=name, ids=", ".join(twice))
+                )
         self.graph = check_content(events, identities, cards)
         self.identities = {i["id"]: i for i in identities}
         self.cards = {c["id"]: c for c in cards}
