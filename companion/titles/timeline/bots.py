@@ -30,7 +30,6 @@ class _Mind:
 
     def __init__(self, rules: Any, state: Any, me: str):
         self.rules = rules
-        self.state = state
         self.me = me
         self.view = rules.view(state, me)
         self.content = state.content  # the printed cards: public
@@ -71,7 +70,7 @@ def bot(rules: Any, state: Any, rng: random.Random) -> Action:
         return actions[0]
     me = rules.actor(state)
     mind = _Mind(rules, state, me)
-    step = state.agenda[0]["step"]
+    step = mind.view["waiting"]["step"]
     if step == "mulligan":
         start = mind._distance(frozenset())
         return actions[1] if start >= 3 else actions[0]  # keep, unless far from home
@@ -151,12 +150,12 @@ def _play(mind: _Mind, actions: list[Action], rng: random.Random) -> Action:
 def _respond(mind: _Mind, actions: list[Action], rng: random.Random) -> Action:
     """Cancel what hurts: a flip away from home, a B-1 try before one's own ID is met, or a
     Memo against one's own card. Otherwise pass (or draw with an out-of-turn card)."""
-    top = mind.state.stack[-1]
+    stack = mind.view["stack"]
+    top = stack[-1]
     memos = [a for a in actions if a["type"] == "memo"]
     harmful = False
     if top["kind"] == "memo":
-        below = mind.state.stack[-2]
-        harmful = below["player"] == mind.me
+        harmful = stack[-2]["player"] == mind.me
     elif top["kind"] == "use":
         harmful = mind.gain(top["event"]) < 0 or top["event"] == B1
     else:

@@ -231,3 +231,40 @@ def test_bots_only_games_finish_and_someone_wins():
         *_, (_, final, _) = play(tl, state, rng, bot=timeline_bot, limit=LIMIT)
         assert tl.is_terminal(final) and len(tl.winners(final)) == 1
         assert final.turns < 1000
+
+
+def test_the_bot_decides_only_on_what_its_player_may_know():
+    """Swap the other players' hidden cards (and IDs) for other unseen ones: every decision the
+    bot takes for its own player stays the same."""
+    rng = random.Random(8)
+    start = tl.new_game(NAMES[:3], {}, PACK)
+    checked = 0
+    for _, state, _ in play(tl, start, rng, bot=timeline_bot):
+        who = tl.actor(state)
+        if who in (CHANCE, TERMINAL) or len(tl.legal_actions(state)) < 2:
+            continue
+        top = state.stack[-1] if state.stack else {}
+        if state.agenda[0]["step"] == "target" and state.content.card(top["card"]).get(
+            "replay"
+        ) == "deck":
+            continue  # Quick Trip: the player looks through the draw pile, which the swap changes
+        data = tl.to_json(state)
+        located = {c for p in data["players"] for c in p["hand"] + p["items"]}
+        located |= set(data["discard"]) | {e["card"] for e in data["stack"]}
+        located |= {e["pick"] for e in data["stack"] if "pick" in e}
+        unseen = [i for i in state.content.instances if i not in located]
+        ids_out = {p["identity"] for p in data["players"]} | {
+            i for p in data["players"] for i in p["aside"]}
+        spare_ids = [i for i in state.content.identities if i not in ids_out]
+        for p in data["players"]:
+            if p["name"] != who:
+                swap = min(len(p["hand"]), len(unseen))
+                p["hand"][:swap], unseen[:swap] = unseen[:swap], p["hand"][:swap]
+                if spare_ids and not p["shown"]:
+                    p["identity"], spare_ids[0] = spare_ids[0], p["identity"]
+        other = tl.from_json(data)
+        assert tl.view(other, who) == tl.view(state, who)
+        mine = timeline_bot(tl, state, random.Random(checked))
+        assert timeline_bot(tl, other, random.Random(checked)) == mine
+        checked += 1
+    assert checked > 50

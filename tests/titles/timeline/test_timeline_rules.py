@@ -794,3 +794,19 @@ def test_items_that_draw_more_add_draws_at_the_start_of_your_turn():
     assert tl.legal_actions(state) == [{"type": "draw", "player": "Ben"}]
     state, _ = do(state, {"type": "draw"}, {"type": "draw"})
     assert tl.actor(state) == "Ben" and state.player("Ben").cards == 5
+
+
+def test_every_choice_on_a_menu_has_a_short_label():
+    state = place(make_table(hands={"Ana": ["tm", "db-a2", "memo"], "Ben": ["memo"]}),
+                  "Ana", "ravine-map")
+    assert [tl.label(state, a) for a in tl.legal_actions(state)] == [
+        "PLAY Tm", "PLAY Db A2", "PLAY Rock", "DRAW instead of playing"]
+    state, _ = tl.apply(state, play("Ana", "tm"))
+    labels = [tl.label(state, a) for a in tl.legal_actions(state)]
+    assert "FLIP A-2 · then A-6" in labels and "B-1, un-invent time travel" in labels
+    state, _ = tl.apply(state, {"type": "target", "event": "A-2"})
+    assert [tl.label(state, a) for a in tl.legal_actions(state)] == ["MEMO with Memo", "no Memo"]
+    state, _ = do(state, PASS, {"type": "draw"}, {"type": "draw_instead"}, {"type": "draw"},
+                  {"type": "draw"}, play("Ana", "db-a2"), PASS)
+    assert [tl.label(state, a) for a in tl.legal_actions(state)][-1] == "no second flip"
+    assert tl.label(state, tl.legal_actions(state)[0]).startswith("2nd flip: FLIP A-1")
