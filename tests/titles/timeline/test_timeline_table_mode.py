@@ -10,7 +10,7 @@ import random
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
-from timeline_table import PASS, do, make_table, play, sections, set_altered
+from timeline_table import PASS, do, make_table, place, play, sections, set_altered
 
 from companion.content import demo_pack
 from companion.titles.api import CHANCE, RuleError
@@ -173,7 +173,12 @@ def _states() -> list[tl.State]:
     pending, _ = tl.apply(table, play("Ana", "tm", event="A-2"))
     target, _ = tl.apply(table, play("Ana", "tm"))
     claims, _ = do(table, play("Ana", "tm", event="B-1"), PASS, {"type": "reveal", "card": "clock"})
-    return [start, table, pending, target, claims]
+    mulligan = start
+    while mulligan.agenda[0]["step"] != "mulligan":
+        mulligan, _ = tl.apply(mulligan, tl.legal_actions(mulligan)[0])
+    second, _ = do(place(table, "Ana", "ravine-map"), play("Ana", "db-a2"), PASS)
+    assert second.agenda[0]["step"] == "use"
+    return [start, table, pending, target, claims, mulligan, second]
 
 
 STATES = _states()
