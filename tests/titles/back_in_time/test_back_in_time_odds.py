@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from fractions import Fraction
-from functools import lru_cache
+from functools import cache
 from itertools import combinations, product
 
 import pytest
@@ -36,7 +36,7 @@ def brute_force(layout, colours: list[str], need: dict[str, int]) -> Fraction:
     non-Biff dice to reroll with every outcome; keep the best set. Exact fractions."""
     key = tuple(sorted(need.items()))
 
-    @lru_cache(maxsize=None)
+    @cache
     def best_after(first: tuple[str, ...]) -> Fraction:
         best = Fraction(0)
         free = [i for i, f in enumerate(first) if f != "biff"]
