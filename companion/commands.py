@@ -97,7 +97,7 @@ def pack_for(title: str, name: str):
 
 
 def cmd_replay(args) -> int:
-    from companion.match import make_setup
+    from companion.match import make_setup, setup_content
 
     engine = titles.rules(args.title)
     try:
@@ -134,7 +134,7 @@ def cmd_replay(args) -> int:
                 setup = make_setup(
                     args.title, action.get("players", []), action.get("options", {}), pack
                 )
-                state = engine.new_game(setup["players"], setup["options"], setup["cards"])
+                state = engine.new_game(setup["players"], setup["options"], setup_content(setup))
             except (UserError, RuleError) as exc:
                 return _replay_stop(engine, None, 0, f"{where}: {exc}")
             continue
