@@ -228,7 +228,7 @@ def _int(entry: dict, key: str, low: int, high: int, default: Any = None) -> int
     value = entry.get(key, default)
     if not isinstance(value, int) or isinstance(value, bool) or not low <= value <= high:
         raise ValueError(
-            _("{key} must be a whole number {low}-{high}, not {value!r}").format(
+            _("{key} must be a whole number from {low} to {high}, not {value!r}").format(
                 key=key, low=low, high=high, value=value
             )
         )
