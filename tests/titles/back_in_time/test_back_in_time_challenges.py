@@ -30,7 +30,8 @@ from companion.titles.back_in_time import rules
 
 
 def couple(place: str = "oak-st", **more):
-    return arrange(table(2), Ana=place, george=place, lorraine=place, **more)
+    """Ana (Marty) with George and Lorraine at ``place``; Love on 5 unless told."""
+    return arrange(table(2), Ana=place, george=place, lorraine=place, **{"love": 5, **more})
 
 
 # --------------------------------------------------------------------------- challenge types
@@ -176,6 +177,7 @@ def test_faq_several_challenges_in_one_turn():
     state = couple("clock-tower", biff="clock-tower")
     state, _ = attempt(state, "love", ["marty-3"], ["love:love"])
     state = play(state, RESOLVE)
+    assert state.love == 6
     state, _ = attempt(state, "biff", ["marty-2"], ["courage:courage"])
     state = play(state, RESOLVE)
     assert state.love == 6 and state.biff_down and rules.actor(state) == "Ana"

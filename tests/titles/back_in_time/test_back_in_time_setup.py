@@ -48,15 +48,15 @@ def test_setup_places_every_mover_track_part_meter_and_tracker():
     assert c.part_place == {"cable": "hill-valley-high", "gasoline": "south-shops",
                             "hook": "clock-tower"}
     assert state.parts == ()
-    assert state.love == c.love_start == 5 and state.photos == 6
-    assert state.tracker == c.trackers[3]["start"] == 3
+    assert state.love == c.love_start == 4 and state.photos == 6  # the demo's Start
+    assert state.tracker == c.trackers[3]["start"] == 4
     assert state.trouble is None and len(state.decks["tile"]) == 24
     assert not state.biff_down and state.tokens == 0
 
 
 def test_setup_tracker_start_and_columns_follow_the_player_count():
     starts = {n: table(n).tracker for n in (2, 3, 4)}
-    assert starts == {2: 5, 3: 3, 4: 1}
+    assert starts == {2: 3, 3: 4, 4: 3}  # the demo pack's invented starts
 
 
 def test_setup_lays_out_three_opportunity_cards_at_their_places():
@@ -80,9 +80,9 @@ def test_setup_lays_out_three_opportunity_cards_at_their_places():
 
 def test_first_players_first_turn_has_no_tracker_phase():
     state = table(2)
-    assert state.tracker == 5 and rules.actor(state) == "Ana"
+    assert state.tracker == 3 and rules.actor(state) == "Ana"
     state, effects = run(state, END)
-    assert state.tracker == 6  # the second turn begins with the tracker phase
+    assert state.tracker == 4  # the second turn begins with the tracker phase
     assert kinds(effects)[:3] == ["turn", "tracker", "draw"]
 
 
@@ -118,7 +118,7 @@ def test_new_trouble_card_takes_effect_at_once_and_replaces_the_unresolved_one()
     state, effects = run(state, END, {"type": "draw", "deck": "trouble1", "card": "tr1-1"})
     assert state.trouble == "tr1-1"
     assert kinds(effects)[-4:] == ["draw", "trouble_discard", "trouble", "love"]
-    assert state.love == 4  # tr1-1: love-1, at once
+    assert state.love == state.content.love_start - 1  # tr1-1: love-1, at once
     assert "DISCARD Trouble Demo trouble 1-3" in texts(effects)[-3]
 
 
