@@ -578,7 +578,7 @@ def missing(sections: dict[str, list[dict[str, Any]]], players: int) -> str | No
     """What a consistent pack still lacks to play a game of ``players`` (None: nothing)."""
     places = {p["id"]: p for p in sections["place"]}
     roles = {p.get("role"): pid for pid, p in places.items() if p.get("role")}
-    fix = _("register it with `companion cards add --title back_in_time`")
+    fix = _("add it to the pack (docs/titles/back_in_time.md tells how)")
     for role in ROLES:
         if role not in roles:
             return _("the board has no place with role {role}; {fix}").format(role=role, fix=fix)

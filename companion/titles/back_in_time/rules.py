@@ -1490,8 +1490,7 @@ def _do_reroll(state: State, action: Action, effects: list[Effect]) -> None:
     ch["rerolled"] = True
     _effect(effects, "reroll", ngettext("REROLL {n} die: {dice}", "REROLL {n} dice: {dice}",
                                         len(dice)).format(
-        n=len(dice), dice=", ".join("{c} {f}".format(c=ch["dice"][i]["colour"],
-                                                     f=ch["dice"][i]["face"]) for i in dice)),
+        n=len(dice), dice=", ".join(ch["dice"][i]["colour"] for i in dice)),
         dice=dice)
 
 

@@ -409,3 +409,37 @@ def test_option_final_turn_actions_gives_the_last_player_a_turn_before_lightning
     without = arrange(table(2), tracker=20, love=12, delorean=6)
     without = play(without, END, {"type": "draw", "deck": "movement", "card": "mv-07"})
     assert without.result == "lost"  # by default lightning strikes as the tracker arrives
+
+
+def test_decision_biff_dice_resolve_one_at_a_time():
+    # Biff one step from the couple: the first Biff die takes him there, the second costs Love
+    state = couple("oak-st", biff="cedar-ln")
+    state = give(state, "Ana", tiles=["std-04"])
+    state, _ = attempt(state, "love", ["marty-3", "std-04"], ["love:biff", "love:biff"])
+    state, effects = run(state, RESOLVE)
+    assert state.npcs["biff"] == "oak-st" and state.love == 4
+    assert texts(effects)[1:] == ["BIFF 1 step to George (Oak St)",
+                                  "BIFF die: Biff is with George and Lorraine", "LOVE -1"]
+
+
+def test_decision_two_dice_per_colour_counts_the_assisting_players_dice_too():
+    state = give(couple("oak-st", Ben="oak-st"), "Ben", tiles=["std-04"])
+    state = play(state, challenge("love"), add("marty-3"), add("marty-4"))
+    with pytest.raises(RuleError, match="at most 2 love dice"):
+        rules.apply(state, add("std-04", player="Ben"))
+
+
+def test_decision_love_never_goes_below_the_bottom_space():
+    state = couple("oak-st", biff="oak-st", love=-3)
+    state, _ = attempt(state, "love", ["marty-3"], ["love:biff"])
+    state, effects = run(state, RESOLVE)
+    assert state.love == -3 and "LOVE is at the bottom: no change" in texts(effects)
+
+
+def test_decision_a_knocked_down_biff_ignores_trouble_effects_that_move_him():
+    state = arrange(table(2), biff_down=True, tokens=1)
+    state = give(state, "Ana", tiles=[])
+    state.queue = ({"step": "draw", "deck": "trouble1"},)
+    state, effects = run(state, {"type": "draw", "deck": "trouble1", "card": "tr1-2"})
+    assert state.npcs["biff"] == "clock-tower"  # tr1-2: biff+1
+    assert "BIFF is knocked down and stays" in texts(effects)

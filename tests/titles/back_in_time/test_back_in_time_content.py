@@ -134,8 +134,8 @@ def test_an_incomplete_pack_loads_but_says_what_a_game_still_lacks():
     assert data.missing(s, 3).startswith("the pack has no Turn Tracker for 3 players")
     assert data.missing(s, 2) is None
     s = sections(tile=[t for t in sections()["tile"] if t["id"] != "doc-5"])
-    assert data.missing(s, 2) == ("doc has 4 of 5 starter Power Tiles; register it with "
-                                  "`companion cards add --title back_in_time`")
+    assert data.missing(s, 2) == ("doc has 4 of 5 starter Power Tiles; add it to the pack "
+                                  "(docs/titles/back_in_time.md tells how)")
 
 
 def test_an_owner_registers_a_box_entry_by_entry(companion_home):

@@ -271,3 +271,29 @@ def test_the_backpack_holds_two_extra_tiles_and_is_never_exhausted():
     assert not [a for a in rules.legal_actions(state) if a.get("item") == "backpack"]
     with pytest.raises(RuleError, match="not used that way"):
         rules.apply(state, {"type": "move", "item": "backpack"})
+
+
+def test_decision_a_tile_is_used_once_for_a_move_or_a_die_or_a_modifier():
+    state = arrange(table(2), Ana="oak-st", george="oak-st", lorraine="oak-st")
+    state = play(state, move("marty-3"), STOP, {"type": "challenge", "challenge": "love"})
+    with pytest.raises(RuleError, match="Power Tile marty-3 is face down"):
+        rules.apply(state, {"type": "add", "tile": "marty-3"})
+    assert {"type": "add", "tile": "marty-3"} not in rules.legal_actions(state)
+    state = play(state, {"type": "add", "tile": "marty-4"}, {"type": "ready"},
+                 {"type": "roll", "dice": ["love:love"]}, {"type": "resolve"})
+    with pytest.raises(RuleError, match="Power Tile marty-4 is face down"):
+        rules.apply(state, move("marty-4"))  # its die was rolled: no move from it this turn
+
+
+def test_decision_no_limit_on_spaces_per_turn_only_on_each_tiles_value():
+    state = give(table(2), "Ana", tiles=["std-16"])  # move 6
+    state = play(state, move("std-16", path=["maple-ave", "pine-st", "doc-house", "main-st-1",
+                                             "main-st-2", "main-st-3"]))
+    state = play(state, move("marty-3", path=["main-st-4", "main-st-5"]))
+    assert state.player("Ana").place == "main-st-5"  # eight spaces in one turn
+
+
+def test_decision_the_backpack_counts_even_while_face_down():
+    state = give(table(2), "Ana", items=["backpack"])
+    state.player("Ana").items_down.append("backpack")  # gained this turn
+    assert state.limit(state.player("Ana")) == 10
