@@ -98,36 +98,46 @@ def parse_field(name: str, text: str) -> Any:
 def describe(section: str, entry: dict[str, Any]) -> str:
     """One line for ``companion cards list``."""
     if section == "place":
-        role = f" [{entry['role']}]" if entry.get("role") else ""
-        return f"{entry['name']}{role}"
+        role = " [{role}]".format(role=entry["role"]) if entry.get("role") else ""
+        return entry["name"] + role
     if section == "link":
         return " - ".join(entry["places"])
     if section == "track":
-        return f"{' > '.join(entry['spaces'])}; ready: {', '.join(entry['ready'])}"
+        return _("{spaces}; ready: {ready}").format(spaces=" > ".join(entry["spaces"]),
+                                                    ready=", ".join(entry["ready"]))
     if section == "love":
-        return f"-{entry['negative']}..{data.LOVE_TOP}, start {entry['start']}"
+        return _("{bottom} to {top}, start {start}").format(
+            bottom=-entry["negative"], top=data.LOVE_TOP, start=entry["start"])
     if section == "tracker":
         used = sum(1 for c in entry["columns"] if c)
-        return f"{entry['players']}P, start space {entry['start']}, {used} columns with icons"
+        return _("{n}P, start space {start}, {used} columns with icons").format(
+            n=entry["players"], start=entry["start"], used=used)
     if section == "die":
         return ",".join(entry["faces"])
     if section == "part":
-        return f"cost {entry['cost']} knowledge"
+        return _("cost {n} knowledge").format(n=entry["cost"])
     if section == "tile":
-        bits = [f"move {entry['move']}"] if entry["move"] else []
-        bits += [f"{entry['die']} die"] if entry["die"] else []
+        bits = [_("move {n}").format(n=entry["move"])] if entry["move"] else []
+        bits += [_("{colour} die").format(colour=entry["die"])] if entry["die"] else []
         bits += [entry["modifier"]] if entry["modifier"] else []
-        who = f" ({entry['character']} starter)" if entry.get("character") else ""
-        return " / ".join(bits) + who
+        line = " / ".join(bits)
+        if entry.get("character"):
+            line = _("{tile} ({character} starter)").format(tile=line,
+                                                            character=entry["character"])
+        return line
     if section == "item":
-        return f"{entry['name']}: {entry['use']}{' (assist)' if entry['assist'] else ''}"
+        line = _("{name}: {use}").format(name=entry["name"], use=entry["use"])
+        return _("{item} (assist)").format(item=line) if entry["assist"] else line
     if section == "movement":
         return "; ".join(entry["moves"])
     need = ",".join(f"{k}:{v}" for k, v in entry["need"].items())
-    level = f"L{entry['level']} " if section == "trouble" else ""
-    effect = f" effect {','.join(entry['effect'])};" if entry.get("effect") else ""
-    return (f"{level}{entry.get('name', entry['id'])} at {entry['place']}:{effect} "
-            f"need {need}, reward {','.join(entry['reward']) or '-'}")
+    line = _("{name} at {place}: need {need}, reward {reward}").format(
+        name=entry.get("name", entry["id"]), place=entry["place"], need=need,
+        reward=",".join(entry["reward"]) or "-")
+    if section == "trouble":
+        line = _("level {level} {card}; effect {effect}").format(
+            level=entry["level"], card=line, effect=",".join(entry["effect"]) or "-")
+    return line
 
 
 def check_pack(pack) -> None:

@@ -43,7 +43,7 @@ import random
 from dataclasses import dataclass
 from typing import Any
 
-from companion.i18n import _, ngettext
+from companion.i18n import N_, _, ngettext
 from companion.titles.api import CHANCE, TERMINAL, Action, Effect, Facts, RuleError, check_players
 from companion.titles.back_in_time import data, odds
 from companion.titles.back_in_time.data import (
@@ -347,6 +347,8 @@ def legal_actions(state: State) -> list[Action]:
         return [{"type": "draw", "deck": step["deck"]}]
     ch = state.challenge
     if ch is not None:
+        if ch["stage"] == "roll":
+            return [{"type": "roll"}]
         return _challenge_actions(state, ch)
     return _turn_actions(state)
 
@@ -1254,12 +1256,12 @@ def _places(state: State, places: list[str]) -> str:
 
 
 _CHALLENGE_NAMES = {
-    "love": "Influence Love",
-    "delorean": "Move DeLorean",
-    "biff": "Fight Biff",
-    "part": "Prepare DeLorean",
-    "opportunity": "Opportunity",
-    "trouble": "Trouble",
+    "love": N_("Influence Love"),
+    "delorean": N_("Move DeLorean"),
+    "biff": N_("Fight Biff"),
+    "part": N_("Prepare DeLorean"),
+    "opportunity": N_("Opportunity"),
+    "trouble": N_("Trouble"),
 }
 
 

@@ -197,6 +197,9 @@ def test_dice_come_from_face_up_tiles_at_most_two_per_colour_and_the_tiles_turn_
         rules.apply(state, add("marty-3"))
     state, effects = run(state, READY)
     assert texts(effects) == ["ROLL 2 love"] and rules.actor(state) == CHANCE
+    assert rules.legal_actions(state) == [{"type": "roll"}]  # the camera's reading is due
+    with pytest.raises(RuleError, match="cannot move during a challenge"):
+        rules.apply(state, {"type": "move", "tile": "marty-1"})
 
 
 def test_a_challenge_may_be_called_off_before_rolling_and_the_tiles_turn_back_up():
