@@ -40,6 +40,7 @@ the name of its symbol.
 from __future__ import annotations
 
 import random
+import weakref
 from dataclasses import dataclass
 from typing import Any
 
@@ -160,6 +161,11 @@ class State:
         return data.TILE_LIMIT + (data.BACKPACK_EXTRA if extra else 0)
 
 
+# A content pack's checked entries and lookups, kept while the pack object lives: a simulator
+# starts many games from one pack. (A recorded setup's plain dict is checked every time.)
+_COMPILED: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
 def _sections(content: Any) -> dict[str, list[dict[str, Any]]]:
     try:
         sections = data.sections_of(content)
@@ -181,11 +187,14 @@ def new_game(players: list[str], options: dict[str, Any], content: Any) -> State
                 unknown=sorted(unknown), known=sorted(facts.options)
             )
         )
-    sections = _sections(content)
+    cached = _COMPILED.get(content) if hasattr(content, "sections") else None
+    sections = cached[0] if cached else _sections(content)
     why = data.missing(sections, len(players))
     if why:
         raise RuleError(why)
-    c = Content(sections)
+    c = cached[1] if cached else Content(sections)
+    if cached is None and hasattr(content, "sections"):
+        _COMPILED[content] = (sections, c)
     return State(c, {**facts.options, **options}, [Player(n) for n in players],
                  tracker=c.trackers[len(players)]["start"], love=c.love_start)
 
