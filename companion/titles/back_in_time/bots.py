@@ -1,11 +1,12 @@
 """A cooperative Back in Time player for the simulator, the playouts and the win-rate benchmark.
 
-Everything on the table is public in Back in Time, so the bot sees what any player sees (the
-view), never the order of a deck. At each decision it picks the team's most valuable goal it can
-reach this turn with its face-up tiles: bring George and Lorraine together and Influence Love
-(first, while Love is below the Heart Zone), fetch the Parts, drive the DeLorean, knock Biff
-down when he is close to the couple, take the Opportunities and Troubles worth having. It keeps
-the tiles whose dice the goal needs, moves with the others, and rolls as the exact odds say.
+Everything on the table is public in Back in Time; the bot reads only what lies open there
+(movers, meters, tiles, items, face-up cards), never what is left in a pile. At each decision
+it picks the team's most valuable goal it can reach this turn with its face-up tiles: bring
+George and Lorraine together and Influence Love (first, while Love is below the Heart Zone),
+fetch the Parts, drive the DeLorean, knock Biff down when he is close to the couple, take the
+Opportunities and Troubles worth having. It keeps the tiles whose dice the goal needs, moves
+with the others, and rolls as the exact odds say.
 Pure: no I/O, and its only randomness is the ``rng`` it is given (here: none is needed).
 """
 
