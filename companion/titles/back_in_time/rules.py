@@ -736,12 +736,15 @@ def _run(state: State, effects: list[Effect]) -> None:
                 state.movement_discard = ()
                 _effect(effects, "shuffle", _("SHUFFLE the Movement discards: a new pile"))
             if state.decks[deck]:
-                _effect(effects, "draw", _("DRAW 1 {deck} card").format(deck=_deck_name(deck)),
-                        deck=deck)
+                text = (_("{player}: DRAW 1 Power Tile").format(player=step["player"])
+                        if deck == "tile" else
+                        _("DRAW 1 {deck} card").format(deck=_deck_name(deck)))
+                _effect(effects, "draw", text, deck=deck)
                 return
             state.queue = state.queue[1:]
-            _effect(effects, "empty", _("no {deck} card left").format(deck=_deck_name(deck)),
-                    deck=deck)
+            text = (_("no Power Tile left in the pile") if deck == "tile" else
+                    _("no {deck} card left").format(deck=_deck_name(deck)))
+            _effect(effects, "empty", text, deck=deck)
             continue
         if kind == "limit":
             p = state.player(step["player"])
