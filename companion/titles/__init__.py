@@ -32,6 +32,7 @@ from companion.titles.api import Facts, RuleError
 # key -> package. The order is the order of the title menu and of the game night.
 REGISTRY: dict[str, str] = {
     "outatime": "companion.titles.outatime",
+    "eras": "companion.titles.eras",
 }
 
 PARTS = ("rules", "content", "table", "screens", "bots", "dice", "bench")
