@@ -48,7 +48,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Any
 
-from companion.i18n import N_, _
+from companion.i18n import N_, _, ngettext
 from companion.titles.api import CHANCE, TERMINAL, Action, Effect, Facts, RuleError, check_players
 
 ERAS = ("1955", "1985", "2015")
@@ -582,9 +582,11 @@ def _play_problem(state: State, card: str, era: str) -> str | None:
     hand = [state.cards[c]["clocks"] for c in p.hand if c != card]
     if cost["from_deck"]:
         if _supply(state) < low:
-            return _("{era} needs {n} ripple cards from the deck and the deck is empty").format(
-                era=era, n=low
-            )
+            return ngettext(
+                "{era} needs {n} ripple card from the deck and the deck is empty",
+                "{era} needs {n} ripple cards from the deck and the deck is empty",
+                low,
+            ).format(era=era, n=low)
         left_for_ripple = None
     else:
         left_for_ripple = low
@@ -597,15 +599,23 @@ def _play_problem(state: State, card: str, era: str) -> str | None:
             card=card, time=cost["time"], player=p.name, have=have
         )
     if left_for_ripple is not None and len(hand) - fewest < left_for_ripple:
+        left = len(hand) - fewest
         if cost["time"] and not cost["free"]:
-            return _("{era} needs {n} ripple cards: {player} would have {left} left after paying "
-                     "{time} time").format(
-                era=era, n=left_for_ripple, player=p.name, left=len(hand) - fewest,
-                time=cost["time"]
+            text = ngettext(
+                "{era} needs {n} ripple card: {player} would have {left} card(s) left after "
+                "paying {time} time",
+                "{era} needs {n} ripple cards: {player} would have {left} card(s) left after "
+                "paying {time} time",
+                left_for_ripple,
             )
-        return _("{era} needs {n} ripple cards: {player} has {left} other cards").format(
-            era=era, n=left_for_ripple, player=p.name, left=len(hand)
-        )
+        else:
+            text = ngettext(
+                "{era} needs {n} ripple card: {player} has {left} other card(s)",
+                "{era} needs {n} ripple cards: {player} has {left} other card(s)",
+                left_for_ripple,
+            )
+        return text.format(era=era, n=left_for_ripple, player=p.name, left=left,
+                           time=cost["time"])
     return None
 
 
