@@ -84,7 +84,7 @@ def _split(pack) -> tuple[list, list, list]:
 
 def check_pack(pack) -> None:
     """Whole-pack checks that hold even while an owner is still registering their box."""
-    _, events, _tokens = _split(pack)
+    events = _split(pack)[1]
     for era in ERAS:
         n = sum(1 for e in events if e["era"] == era)
         if n > EVENTS_PER_ERA:

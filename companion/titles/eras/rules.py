@@ -906,7 +906,7 @@ def _era_field(action: Action, key: str) -> str:
     try:
         return era_of(action.get(key))
     except ValueError as exc:
-        raise RuleError(f"{key}: {exc}") from exc
+        raise RuleError(_("{key}: {error}").format(key=key, error=exc)) from exc
 
 
 def _pop(state: State) -> dict[str, Any]:
@@ -1048,7 +1048,7 @@ def _do_role(state: State, action: Action, effects: list[Effect]) -> None:
     try:
         role = role_of(action.get("role"))
     except ValueError as exc:
-        raise RuleError(f"role: {exc}") from exc
+        raise RuleError(_("{key}: {error}").format(key="role", error=exc)) from exc
     holder = next((q for q in state.players if q.role == role), None)
     if holder is not None:
         raise RuleError(
@@ -1433,6 +1433,11 @@ def _do_complete(state: State, action: Action, effects: list[Effect]) -> None:
 
 def _auto_use(state: State, p: Player, effects: list[Effect]) -> None:
     """Take the picks that leave no choice; complete the event once every era is covered."""
+    step = state.pending[0]
+    if not step["chosen"] and all(len(p.board[era]) == 1 for era in ERAS):
+        _pop(state)  # one card in each era: they are the cards used, whichever carries the role
+        _complete(state, p, {**step, "chosen": [p.board[era][0] for era in ERAS]}, effects)
+        return
     while state.pending and state.pending[0]["step"] == "use":
         step = state.pending[0]
         options = _use_options(state, p, step)

@@ -262,3 +262,12 @@ def test_labels_are_short_menu_lines():
         "t1 (1)", "CLOCK TOKEN"]
     assert all(len(label) <= 21 for label in labels)
     assert types(state) == {"pay"}
+
+
+def test_event_with_one_card_in_each_era_asks_nothing():
+    boards = {"Ana": {"1955": [char("m55", "marty", 1955)], "1985": [char("m85", "marty", 1985)],
+                      "2015": [char("m15", "marty", 2015)]}}
+    state = table(boards=boards, roles={"Ana": "doc", "Ben": "marty"})
+    state, effects = rules.apply(state, {"type": "complete", "event": "e55a"})
+    assert "DISCARD m55, m85, m15" in texts(effects)
+    assert state.player("Ana").events == ["e55a"]
