@@ -72,6 +72,11 @@ MAX_CLOCKS = 2
 EVENTS_PER_ERA = 3  # public fact: three event cards per era
 KINDS = ("character", "event", "vp")
 RESERVED = ("clock", "free")  # payment words that can never be card ids
+REQUIRED = {
+    "character": ("role", "era", "power", "clocks", "vp"),
+    "event": ("era", "role"),
+    "vp": ("era", "value"),
+}
 
 # The B sides of the events (advanced rules): key -> (eras, printed title, what it does).
 EFFECTS: dict[str, tuple[tuple[str, ...], str, str]] = {
@@ -206,6 +211,14 @@ def validate_entry(entry: dict[str, Any]) -> dict[str, Any]:
     for key in ("name", "note"):
         if key in entry and not isinstance(entry[key], str):
             raise ValueError(_("{key} must be text").format(key=key))
+    needed = REQUIRED[kind]
+    missing = [key for key in needed if entry.get(key) is None]
+    if missing:
+        raise ValueError(
+            _("missing {fields}: a {kind} entry needs {needed}").format(
+                fields=", ".join(missing), kind=kind, needed=", ".join(needed)
+            )
+        )
     if kind == "character":
         out["role"] = role_of(entry.get("role"))
         out["era"] = era_of(entry.get("era"), allow_any=True)

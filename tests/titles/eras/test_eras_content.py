@@ -94,6 +94,8 @@ def test_demo_b_sides_are_the_rulebooks_effects_of_their_era():
     [
         (entry(id="a", kind="token", era="1955"), ["'a'", "kind", '"character", "event" or "vp"']),
         (character(role="einstein"), ["'c1'", "einstein", "is not a role"]),
+        (entry(id="c", kind="character", era="1955"),
+         ["'c'", "missing role, power, clocks, vp: a character entry needs role, era, power"]),
         (character(era="1885"), ["'1885' is not an era (1955, 1985, 2015 or any)"]),
         (entry(id="e", kind="event", era="any", role="doc"), ["'any' is not an era"]),
         (character(power=-1), ["power must be a whole number from 0 to 9"]),
