@@ -1,5 +1,6 @@
 """The era game's own numbers for `companion bench engine`: games between sensible bots (their
-length in actions and rounds, their speed) and the replay of recorded games from a journal."""
+length in actions and rounds, their speed) and the replay of 2,000 recorded actions from a
+journal."""
 
 from __future__ import annotations
 
@@ -46,10 +47,14 @@ def extras(say) -> dict[str, Any]:
         "sensible bot"
     )
 
-    with tempfile.TemporaryDirectory() as tmp:  # the same games, recorded, then replayed
+    with tempfile.TemporaryDirectory() as tmp:  # games up to 2,000 actions, recorded, replayed
         path = Path(tmp) / "bench.sqlite3"
         journal = Journal(path)
+        recorded = 0
         for players, options, actions in games:
+            if recorded >= 2000:
+                break
+            recorded += len(actions)
             game = journal.new_game("eras", make_setup("eras", players, options, pack))
             for action in actions:
                 journal.append(game, action)

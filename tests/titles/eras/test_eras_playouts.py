@@ -142,7 +142,7 @@ def playout(seed: int, players: int, bot, advanced: bool, pack) -> rules.State:
     return state
 
 
-@settings(max_examples=14, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(min_value=0, max_value=2**32 - 1),
     players=st.integers(min_value=2, max_value=6),
@@ -155,7 +155,7 @@ def test_bot_playouts_keep_every_invariant(seed, players, advanced, demo):
     assert rules.actor(state) == TERMINAL and rules.winners(state)
 
 
-@settings(max_examples=4, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(min_value=0, max_value=2**32 - 1),
     players=st.integers(min_value=2, max_value=6),
