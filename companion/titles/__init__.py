@@ -34,6 +34,7 @@ REGISTRY: dict[str, str] = {
     "outatime": "companion.titles.outatime",
     "back_in_time": "companion.titles.back_in_time",
     "timeline": "companion.titles.timeline",
+    "eras": "companion.titles.eras",
 }
 
 PARTS = ("rules", "content", "table", "screens", "bots", "dice", "bench")
