@@ -213,7 +213,7 @@ def cmd_cards_list(args) -> int:
     if not total:
         print(f"no cards registered for {args.title} ({where}); add one with `companion cards add`")
         return 0
-    counts = ", ".join(f"{len(v)} {k}s" if k != "card" else f"{len(v)} cards"
+    counts = ", ".join(f"{len(v)} cards" if k == "card" else f"[{k}] {len(v)}"
                        for k, v in pack.sections.items() if v)
     print(f"{pack.name} ({where}): {counts}")
     if pack.source == "demo":
@@ -243,6 +243,22 @@ def _save(title: str, sections: dict[str, list[dict[str, Any]]]):
         raise UserError(str(exc)) from exc
 
 
+def _section_of(content, given: dict[str, str]) -> str | None:
+    """The one section every given field can belong to (None: not one)."""
+    if hasattr(content, "section_of"):
+        try:
+            return content.section_of(given)
+        except ValueError:
+            return None
+    candidates = set(content.SECTIONS)
+    for name in given:
+        sections = content.FIELDS[name][0]
+        if sections is None:
+            continue
+        candidates &= {sections} if isinstance(sections, str) else set(sections)
+    return candidates.pop() if len(candidates) == 1 else None
+
+
 def cmd_cards_add(args) -> int:
     content = titles.get(args.title).content
     given = {name[len("field_"):]: value for name, value in vars(args).items()
@@ -251,8 +267,7 @@ def cmd_cards_add(args) -> int:
     if foreign:
         known = ", ".join(f"--{f}" for f in content.FIELDS)
         raise UserError(f"--{foreign[0]} is not a field of {args.title} entries; known: {known}")
-    sections = {content.FIELDS[name][0] for name in given}
-    section = args.section or (sections.pop() if len(sections) == 1 else None)
+    section = args.section or _section_of(content, given)
     if section is None:
         raise UserError("say which kind of entry this is with --section "
                         f"({', '.join(content.SECTIONS)})")
