@@ -142,6 +142,8 @@ def merge(config: dict[str, Any], user: dict[str, Any], where: str) -> dict[str,
 
 def check(section: str, key: str, value: Any, default: Any, where: str) -> Any:
     name = f"{where}: [{section}] {key}"
+    if section in _title_options():
+        return _check_title_option(name, key, value, default)
     if isinstance(default, bool):
         if not isinstance(value, bool):
             raise ConfigError(f"{name} = {value!r}: write true or false")
@@ -178,6 +180,22 @@ def check(section: str, key: str, value: Any, default: Any, where: str) -> Any:
 
             if value not in ("menu", *keys()):
                 raise ConfigError(f"{name} = {value!r}: must be \"menu\" or one of {keys()}")
+    return value
+
+
+def _check_title_option(name: str, key: str, value: Any, default: Any) -> Any:
+    """A title's option has its default's type (the title checks its meaning at game start)."""
+    def kind(v: Any) -> str:
+        return "true or false" if isinstance(v, bool) else "a whole number" if isinstance(
+            v, int) else "a number" if isinstance(v, float) else "text in quotes" if isinstance(
+            v, str) else "a list"
+
+    same = type(value) is type(default) or (isinstance(default, float) and type(value) is int)
+    if same and isinstance(default, list) and default:
+        same = all(type(v) is type(default[0]) for v in value)
+    if not same:
+        example = to_toml({"x": {key: default}}).splitlines()[1]
+        raise ConfigError(f"{name} = {value!r}: write {kind(default)}, e.g. {example}")
     return value
 
 

@@ -103,8 +103,8 @@ def test_title_options_have_a_section_per_title_and_an_older_table_key_still_cou
     assert "first_roll_stalls" not in cfg["table"]
     new = config.load(write(tmp_path, "[outatime]\nfirst_roll_stalls = true\n"))
     old = config.load(write(tmp_path, "[table]\nfirst_roll_stalls = true\n"))
-    assert config.title_options(new) == config.title_options(old) == {
-        "outatime": {"first_roll_stalls": True}}
+    assert config.title_options(new) == config.title_options(old)
+    assert config.title_options(new)["outatime"] == {"first_roll_stalls": True}
     with pytest.raises(config.ConfigError, match=r"\[outatime\] first_roll_stalls"):
         config.load(write(tmp_path, "[outatime]\nfirst_roll_stalls = 3\n"))
     with pytest.raises(config.ConfigError, match=r"\[outatime\] unknown key 'first_rolls'"):

@@ -34,8 +34,8 @@ class FaceSet:
 
     >>> FACE_SETS["d6"].faces
     ('1', '2', '3', '4', '5', '6')
-    >>> FACE_SETS["back_in_time"].faces_of("love")
-    ('love', 'love', 'love', 'wild', 'wild', 'biff')
+    >>> FACE_SETS["d6"].faces_of(None)
+    ('1', '2', '3', '4', '5', '6')
     """
 
     name: str
@@ -57,40 +57,12 @@ def _draw_d6(img: np.ndarray, face: str, ink: Colour, style: str = "pips") -> No
     draw_pips(img, int(face), ink)
 
 
-# Nominal body colours for Back in Time dice (BGR). A profile can override them.
-BIT_COLOURS: dict[str, Colour] = {
-    "speed": (40, 200, 240),  # yellow
-    "knowledge": (200, 110, 40),  # blue
-    "courage": (70, 160, 40),  # green
-    "love": (50, 40, 200),  # red
-}
-
-
-def _draw_bit(img: np.ndarray, face: str, ink: Colour, style: str = "pips") -> None:
-    {
-        "speed": draw_arrow, "knowledge": draw_book, "courage": draw_star,
-        "love": draw_heart, "wild": draw_burst,
-    }.get(face, lambda im, c: draw_text(im, "B", c, 0.55))(img, ink)
-
-
 # Plain pips. A d6 profile also reads the features of the network taught numerals and emblems
 # (rendered symbol dice), which tells a logo on the six from a single pip; one turn of those
 # features is enough there, and cheaper (see docs/vision.md).
 D6 = FaceSet("d6", ("1", "2", "3", "4", "5", "6"), draw=_draw_d6,
              features="d6_faces+outatime_faces", head_turns={"outatime_faces": [0]})
-OWN_SETS = {
-    "d6": D6,
-    "back_in_time": FaceSet(
-        "back_in_time",
-        ("speed", "knowledge", "courage", "love", "wild", "biff"),
-        colours=dict(BIT_COLOURS),
-        # Which faces each die carries is an assumption of the renderer; the reader accepts
-        # any face of the set on any die.
-        die_faces={c: (c, c, c, "wild", "wild", "biff") for c in BIT_COLOURS},
-        draw=_draw_bit,
-        features="d6_faces+back_in_time_faces",
-    ),
-}
+OWN_SETS = {"d6": D6}
 
 
 class _FaceSets(Mapping[str, FaceSet]):
