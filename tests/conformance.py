@@ -167,3 +167,26 @@ def check_screens_fit(images) -> None:
         assert image.size == (WIDTH, HEIGHT) and image.mode == "1", name
         for text, (x0, y0, x1, y1) in text_boxes(image):
             assert 0 <= x0 and 0 <= y0 and x1 <= WIDTH and y1 <= HEIGHT, (name, text)
+
+
+def _screen_kind(name: str) -> str:
+    """A screen's kind from its name: "game_012_03_ripple" -> "ripple", "stall_2" -> "stall"."""
+    parts = name.split("_")
+    if parts[0] == "game" and len(parts) > 3:
+        parts = parts[3:]
+    if len(parts) > 1 and parts[-1].isdigit():
+        parts = parts[:-1]
+    return "_".join(parts)
+
+
+def check_table_screens_read_across_the_table(key: str, images) -> None:
+    """Screens the whole table reads (the title's TABLE_SCREENS) keep the readability rule."""
+    from companion.display.draw import readability_problems
+
+    table = getattr(titles.get(key).screens, "TABLE_SCREENS", None)
+    assert table, f"{key}'s screens declare no TABLE_SCREENS (the screens the whole table reads)"
+    problems = []
+    for name, image in images:
+        if _screen_kind(name) in table or name in table:
+            problems += [f"{name}: {p}" for p in readability_problems(image)]
+    assert not problems, "too small to read across the table:\n" + "\n".join(problems[:40])

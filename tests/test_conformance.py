@@ -17,6 +17,7 @@ from conformance import (
     check_round_trip,
     check_screens_fit,
     check_secrets_stay_hidden,
+    check_table_screens_read_across_the_table,
     check_winners,
     new_game,
     player_counts,
@@ -109,6 +110,17 @@ def test_every_screen_the_title_can_produce_fits_the_panel(key):
     check_screens_fit(screens.catalogue())
     for count in (player_counts(key)[0], player_counts(key)[-1]):
         check_screens_fit(game_screens(key, players=count, seed=5, limit=150))
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_screens_the_whole_table_reads_are_big_enough(key):
+    """docs/display.md: on the recommended panel, the main line of whose turn, the roll, a
+    ripple, a paradox, a stall, what to move and the winner is at least 6 mm tall."""
+    screens = titles.get(key).screens
+    images = screens.catalogue()
+    for count in (player_counts(key)[0], player_counts(key)[-1]):
+        images += game_screens(key, players=count, seed=5, limit=150)
+    check_table_screens_read_across_the_table(key, images)
 
 
 @pytest.mark.parametrize("key", KEYS)
