@@ -19,7 +19,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion.buttons import BACK, CONFIRM, END, MENU, NEXT, PREV, UNDO
-from companion.match import Match
+from companion.journal import JournalDamaged, JournalError
+from companion.match import Match, damage_choice
 from companion.titles import keys
 from companion.titles import rules as get_title
 from companion.titles.api import CHANCE, TERMINAL, Action, RuleError
@@ -64,9 +65,17 @@ class Session:
         self.players = list(players)
         self.pack_loader = pack_loader  # title -> content pack
         self.options = options or {}
-        self.match: Match | None = Match.resume(journal)
         self.fixed_title = None if title == "menu" else title
         self.menu: _Menu | None = None
+        self.last_error: str | None = None
+        try:
+            self.match: Match | None = Match.resume(journal)
+        except JournalDamaged as exc:
+            self.match = None
+            self._damaged(exc)
+        except JournalError as exc:  # never a restart loop: say it, offer a new game
+            self.match = None
+            self.last_error = str(exc)
         self.proposal: list[Action] | None = None
         self.proposal_text = ""
         self.proposal_effects: list[dict[str, Any]] = []  # what the proposal would do
@@ -75,7 +84,6 @@ class Session:
         self._unknown_before: list[Action] = []  # actions that go before that roll
         self._dealing: tuple[str, list[str]] | None = None  # cards picked so far in a deal
         self._choosing: tuple[str, str | None] | None = None  # (player, Active card picked)
-        self.last_error: str | None = None
 
     # ------------------------------------------------------------------ inputs
 
@@ -383,6 +391,8 @@ class Session:
             except RuleError as exc:
                 self.last_error = str(exc)
                 break
+            except JournalDamaged as exc:
+                return self._damaged(exc)
         self.menu = None
         return self._update(effects)
 
@@ -392,12 +402,36 @@ class Session:
         self._dealing = self._choosing = None
         if self.match is None:
             return self._update([])
-        action = self.match.undo()
+        try:
+            action = self.match.undo()
+        except JournalDamaged as exc:
+            return self._damaged(exc)
         if action is None:
             self.last_error = "nothing to undo"
             return self._update([])
         return Update([{"kind": "undo", "text": f"UNDONE: {_describe(action)}"}],
                       self.prompt(), undone=action)
+
+    # ------------------------------------------------------------------ a damaged journal
+
+    def _damaged(self, exc: JournalDamaged) -> Update:
+        """A notice, then a menu: go on from the last good action, or a new game."""
+        offer = damage_choice(self.journal, exc.check)
+        self.match = self.proposal = self.unknown = self._dealing = self._choosing = None
+        self.last_error = offer.notice
+
+        def choose(choice) -> Update:
+            try:
+                self.match, said = choice()
+            except JournalError as err:
+                self.last_error = str(err)
+                return self._update([])
+            self.menu = None
+            return self._update([{"kind": "setup", "text": said}] if said else [])
+
+        self.menu = _Menu(offer.title, offer.labels, [lambda c=c: choose(c)
+                                                      for c in offer.choices])
+        return self._update([])
 
     def _update(self, effects: list[dict[str, Any]]) -> Update:
         return Update(effects, self.prompt(), error=self.last_error)
