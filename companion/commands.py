@@ -111,6 +111,8 @@ def register(commands, bench_commands) -> None:
     bj.add_argument("--flips", type=int, default=200, help="bits to flip (default 200)")
     bj.add_argument("--seed", type=int, default=1985)
     bj.add_argument("--journal", help="a recorded journal to drill (default: a demo night)")
+    bj.add_argument("--quick", action="store_true",
+                    help="no simulated table: bot games through the rules and journal only")
     bj.add_argument("--json", action="store_true", help="print only the JSON line")
     bj.set_defaults(handler=cmd_bench_journal)
 

@@ -198,6 +198,7 @@ class GameCheck:
     finish_proven: bool = True
     sealed: float | None = None  # when a migrated game was first given checksums
     total: int = 0  # records the game holds (by its head)
+    chain: bytes | None = None  # the sum of the last proven row: what the next record builds on
     records: list[Record] = field(default_factory=list)  # proven, from 1 up
     problems: list[Problem] = field(default_factory=list)
     damage: Problem | None = None  # the first thing not proven: the game stops before it
@@ -510,9 +511,10 @@ def check_game(source: _Source, game: int, path: str,
     check.sealed = sealed if isinstance(sealed, float) else None
     sums = [chain]  # the proven sum of the game row, then of each record
 
-    # ---- the records, in order
+    # ---- the records, in order, as far as there are rows (the head judges the end)
     seq = 0
-    while seq < last or g.own(seq + 1):
+    stored = max([0, *g.rows.keys(), *g.errors.keys()])
+    while seq < stored or g.own(seq + 1):
         seq += 1
         own = g.rows.get(seq, ())
         found = None
@@ -543,6 +545,7 @@ def check_game(source: _Source, game: int, path: str,
         check.records.append(Record(seq, kind, parsed, None, raw, from_backup))
         chain = value
         sums.append(value)
+    check.chain = chain
 
     # ---- the end: every record is there (the head agrees), and the finish mark
     n = check.good
@@ -678,6 +681,10 @@ def _damaged_record(g: _Game, seq: int) -> Problem:
         known = _("SQLite cannot read it ({error})").format(error=g.errors[seq])
         return Problem(g.game, seq, "unreadable", known, False)
     own = g.own(seq)
+    if not own and g.head_seq is not None and seq <= g.head_seq:
+        return Problem(g.game, seq, "missing", _(
+            "it is missing, and the game's end mark says {n} actions").format(n=g.head_seq),
+            False)
     if not own:
         return Problem(g.game, seq, "missing", _("it is missing"), False)
     _seq, kind, action, at = own[0][:4]
@@ -811,15 +818,27 @@ class Journal:
                     journal=self.path, game=game))
             raise JournalDamaged(self.check(game))
         seq, value = head
-        if seq:
+        if isinstance(seq, int) and seq > 0:
             row = self.db.execute("SELECT sum, at FROM records WHERE game = ? AND seq = ?",
                                   (game, seq)).fetchone()
         else:
             row = self.db.execute("SELECT sum, created FROM games WHERE id = ?",
                                   (game,)).fetchone()
-        if row is None or row[0] != value or not isinstance(row[1], float):
-            raise JournalDamaged(self.check(game))  # never chain a new record onto damage
-        return seq, value, row[1]
+        if row is not None and row[0] == value and isinstance(row[1], float):
+            return seq, value, row[1]
+        # The head and the last record disagree: never chain a new record onto damage. If
+        # the chain proves every record, build on what it proves (the head is rewritten).
+        check = self.check(game)
+        if check.damage is not None or check.chain is None:
+            raise JournalDamaged(check)
+        log.error("%s", check.message())
+        last = check.records[-1] if check.records else None
+        stored = self.db.execute(
+            "SELECT at FROM records WHERE game = ? AND seq = ?", (game, check.good)
+        ).fetchone() if last else self.db.execute(
+            "SELECT created FROM games WHERE id = ?", (game,)).fetchone()
+        before = stored[0] if stored and isinstance(stored[0], float) else time.time()
+        return check.good, check.chain, before
 
     def _record(self, game: int, kind: str, action: str | None) -> int:
         with self._transaction():

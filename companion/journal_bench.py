@@ -33,8 +33,8 @@ def _ms(values: list[float]) -> dict[str, float]:
             "max": round(ordered[-1], 3)}
 
 
-def timing(folder: Path, say, seed: int = 1985) -> dict[str, Any]:
-    """Append, push, resume and roll-to-screen times on journal files in ``folder``."""
+def timing(folder: Path, say, seed: int = 1985, night: bool = True) -> dict[str, Any]:
+    """Append, push, resume and (with ``night``) roll-to-screen times on journal files."""
     from companion.bots import outatime_bot
     from companion.content import demo_pack
     from companion.match import Match
@@ -98,6 +98,8 @@ def timing(folder: Path, say, seed: int = 1985) -> dict[str, Any]:
         f"p95 {result['push_ms']['p95']} ms; resume of a {len(actions) - 1}-action game: "
         f"{result['resume_ms']} ms")
 
+    if not night:
+        return result
     # A simulated night on a journal file: roll-to-screen, and each confirm recorded.
     path = folder / "night.sqlite3"
     journal = _journal(path, backups=True)
@@ -179,10 +181,15 @@ def run(args) -> int:
     result: dict[str, Any] = {}
     with tempfile.TemporaryDirectory() as tmp:
         folder = Path(tmp)
-        result.update(timing(folder, say, args.seed))
+        result.update(timing(folder, say, args.seed, night=not args.quick))
         if args.journal:
             night = folder / "given.sqlite3"
             night.write_bytes(Path(args.journal).read_bytes())
+        elif args.quick:  # bot games through Match only, no simulated table
+            night = folder / "drill.sqlite3"
+            from companion.journal_drill import record_night
+
+            record_night(night, seed=args.seed)
         else:
             night = folder / "drill.sqlite3"
             record_demo_night(night, args.seed)

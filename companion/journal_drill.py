@@ -30,7 +30,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-COLUMNS = ("game", "seq", "kind", "action", "at", "sum", "stamp")
+COLUMNS = {
+    "records": ("game", "seq", "kind", "action", "at", "sum", "stamp"),
+    "games": ("id", "title", "setup", "created", "finished", "sum", "stamp", "sealed"),
+}
 
 
 @dataclass
@@ -76,6 +79,16 @@ def _value(serial: int, raw: bytes) -> Any:
     return raw.decode("utf-8", "replace") if serial % 2 else raw
 
 
+def _local_size(payload: int, usable: int) -> int:
+    """Bytes of a table leaf cell's payload kept on its page (fileformat2, "Cell Payload")."""
+    most = usable - 35
+    if payload <= most:
+        return payload
+    least = (usable - 12) * 32 // 255 - 23
+    k = least + (payload - least) % (usable - 4)
+    return k if k <= most else least
+
+
 def record_cells(path: str | Path, table: str = "records") -> list[Cell]:
     """Every row of ``table`` in a (checkpointed) journal file, with its byte ranges."""
     con = sqlite3.connect(f"file:{path}?mode=ro", uri=True)
@@ -107,21 +120,23 @@ def record_cells(path: str | Path, table: str = "records") -> list[Cell]:
             start = base + int.from_bytes(data[pointers + 2 * i: pointers + 2 * i + 2], "big")
             size, pos = _varint(data, start)
             rowid, pos = _varint(data, pos)
-            if size > usable - 35:  # spills onto overflow pages: not the case for actions
-                continue
+            local = _local_size(size, usable)  # the rest is on overflow pages
+            end = pos + local
             head_size, p = _varint(data, pos)
             body = pos + head_size
             columns: dict[str, tuple[int, int]] = {}
             values: dict[str, Any] = {}
-            for name in COLUMNS:
+            for name in COLUMNS[table]:
                 if p >= pos + head_size:
                     break
                 serial, p = _varint(data, p)
                 length = _serial_size(serial)
-                columns[name] = (body, body + length)
-                values[name] = _value(serial, data[body: body + length])
+                if body < end:  # the bytes of this column on the leaf page
+                    columns[name] = (body, min(body + length, end))
+                    values[name] = _value(serial, data[body: body + length])
                 body += length
-            cells.append(Cell(rowid, start, pos + size, columns, values))
+            values.setdefault("id", rowid)
+            cells.append(Cell(rowid, start, end, columns, values))
     return sorted(cells, key=lambda c: c.rowid)
 
 

@@ -68,6 +68,7 @@ class Session:
         self.fixed_title = None if title == "menu" else title
         self.menu: _Menu | None = None
         self.last_error: str | None = None
+        self.damaged: bool = False  # the damaged-journal menu waits for a choice
         try:
             self.match: Match | None = Match.resume(journal)
         except JournalDamaged as exc:
@@ -397,6 +398,8 @@ class Session:
         return self._update(effects)
 
     def _undo(self) -> Update:
+        if self.damaged:
+            return self._update([])  # the damaged-journal choice stays until it is made
         self.proposal = self.unknown = None
         self.menu = None
         self._dealing = self._choosing = None
@@ -419,6 +422,7 @@ class Session:
         offer = damage_choice(self.journal, exc.check)
         self.match = self.proposal = self.unknown = self._dealing = self._choosing = None
         self.last_error = offer.notice
+        self.damaged = True
 
         def choose(choice) -> Update:
             try:
@@ -427,6 +431,7 @@ class Session:
                 self.last_error = str(err)
                 return self._update([])
             self.menu = None
+            self.damaged = False
             return self._update([{"kind": "setup", "text": said}] if said else [])
 
         self.menu = _Menu(offer.title, offer.labels, [lambda c=c: choose(c)
