@@ -899,19 +899,24 @@ class Journal:
         """
         try:
             rows = self.db.execute(
-                "SELECT g.id, g.finished, h.seq, h.sum, h.seal, "
-                "COALESCE((SELECT at FROM records r WHERE r.game = g.id AND r.seq = h.seq), "
-                "g.created) FROM games g LEFT JOIN heads h ON h.game = g.id "
-                "ORDER BY g.id DESC").fetchall()
+                "SELECT g.id, g.finished, g.created, h.seq, h.sum, h.seal FROM games g "
+                "LEFT JOIN heads h ON h.game = g.id ORDER BY g.id DESC").fetchall()
         except sqlite3.DatabaseError as exc:
             raise JournalError(_("{journal}: the list of games cannot be read ({error}); run "
                                  "`companion journal check`").format(
                 journal=self.path, error=exc)) from exc
         closed = self.closed()
-        for game, finished, seq, head_sum, head_seal, last_at in rows:
+        for game, finished, created, seq, head_sum, head_seal in rows:
             if not isinstance(game, int) or game in closed:
                 continue
-            if finished is None or head_seal != seal(game, seq, head_sum, finished, last_at):
+            if finished is None:
+                return game
+            try:  # the seal covers the last action's time too
+                row = self.db.execute("SELECT at FROM records WHERE game = ? AND seq = ?",
+                                      (game, seq)).fetchone() if seq else (created,)
+            except sqlite3.DatabaseError:
+                return game  # unreadable: resuming it checks it, and says what is wrong
+            if row is None or head_seal != seal(game, seq, head_sum, finished, row[0]):
                 return game
         return None
 

@@ -531,3 +531,35 @@ def test_bench_journal_prints_its_numbers_as_one_json_line(capsys):
     assert [(d["where"], d["backup"]) for d in result["drills"]] == [
         ("cell", False), ("action", False), ("cell", True)]
     assert all(d["silent"] == d["traceback"] == 0 and d["flips"] == 4 for d in result["drills"])
+
+
+def test_every_bit_of_the_last_actions_cell_header_is_caught_at_resume(night, tmp_path):
+    """SQLite's own bytes of the unfinished game's last action (payload size, row id, column
+    types): each flip gives the confirmed game back, or the damage menu's check, never an
+    error the table cannot offer a choice for."""
+    cell = next(c for c in record_cells(night)
+                if c.values["game"] == UNFINISHED and c.values["seq"] == 46)
+    header_end = min(start for start, _end in cell.columns.values())
+    records, _ = truth(night)
+    outcomes = []
+    for offset in range(cell.start, header_end):
+        for bit in range(8):
+            path = tmp_path / f"{offset}-{bit}" / "journal.sqlite3"
+            path.parent.mkdir()
+            shutil.copy2(night, path)
+            flip(path, offset, bit)
+            journal = Journal(path)
+            try:
+                match = Match.resume(journal)
+                assert match.game == UNFINISHED
+                now = journal.records(UNFINISHED)
+                assert [r["action"] for r in now] == [r["action"] for r in records[UNFINISHED]]
+                if now[-1]["at"] != records[UNFINISHED][-1]["at"]:  # its time was hit: noted
+                    assert any(n.get("times") == [46] for n in journal.notes(UNFINISHED))
+                outcomes.append("intact")
+            except JournalDamaged as exc:
+                assert exc.check.game == UNFINISHED and exc.check.damage.seq <= 46
+                outcomes.append("damaged")
+            finally:
+                journal.close()
+    assert len(outcomes) >= 8 * 4 and "damaged" in outcomes
