@@ -401,6 +401,10 @@ class _Game:
             self._spare.append(self._backup() if self._backup else None)
         return self._spare[0]
 
+    def close(self) -> None:
+        if self._spare and self._spare[0] is not None:
+            self._spare[0].db.close()
+
     def spare_row(self) -> tuple | None:
         src = self.spare()
         row = src.game_row(self.game) if src is not None else None
@@ -457,8 +461,15 @@ class _Game:
 def check_game(source: _Source, game: int, path: str,
                backup: Callable[[], _Source | None] | None = None) -> GameCheck:
     """Walk one game's chain; ``backup`` opens the backup when the journal's rows fail."""
-    check = GameCheck(path=path, game=game)
     g = _Game(source, game, backup)
+    try:
+        return _check(g, GameCheck(path=path, game=game))
+    finally:
+        g.close()
+
+
+def _check(g: _Game, check: GameCheck) -> GameCheck:
+    game, path = check.game, check.path
     if g.row is None:
         raise JournalError(_("{journal}: no game {game}").format(journal=path, game=game))
     last = max([g.head_seq or 0, *g.rows.keys(), *g.errors.keys()])
