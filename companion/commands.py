@@ -313,8 +313,9 @@ def cmd_journal_list(args) -> int:
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g["created"])) if isinstance(
                 g["created"], float) else "?"
             actions = len(stacks(check.records)[0])
-            print(f"{g['id']:>5}  {g['title']:<12} {when}  {actions:>5} "
-                  f"actions  {_status(check, g['finished'], g['id'] in closed)}")
+            print(_("{game:>5}  {title:<12} {when}  {n:>5} actions  {status}").format(
+                game=g["id"], title=g["title"], when=when, n=actions,
+                status=_status(check, g["finished"], g["id"] in closed)))
         if damaged:
             print(_("companion: damage found; `companion journal check` tells where"),
                   file=sys.stderr)

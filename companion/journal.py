@@ -1018,7 +1018,7 @@ class Journal:
             try:
                 self.last_backup = write_backup(self.path, self.backup_path)
             except (JournalError, OSError) as exc:  # logged; the table goes on
-                log.error("journal backup: %s", exc)
+                log.error("%s", _("journal backup failed: {error}").format(error=exc))
             if not self._backup_again:
                 return
 
@@ -1091,8 +1091,8 @@ class Journal:
         os.replace(tmp, self.path)
         _fsync_dir(Path(self.path).parent)
         self.db = self._connect()
-        log.warning("journal rebuilt: %s; the damaged file is kept as %s",
-                    "; ".join(_note_text(g, n) for g, n in done.notes) or "nothing lost", aside)
+        log.warning("%s", _("journal rebuilt: {what}; the damaged file is kept as {aside}").format(
+            what="; ".join(done.lines()) or _("nothing lost"), aside=aside))
         return done
 
 
@@ -1264,8 +1264,8 @@ def migrate(db: sqlite3.Connection, path: str) -> None:
         db.execute("ROLLBACK")
         raise JournalError(_("{journal}: the journal could not be given checksums ({error}); "
                              "it was left as it was").format(journal=path, error=exc)) from exc
-    log.info("%s: migrated to journal version %d (%d games given checksums)", path, VERSION,
-             len(games))
+    log.info("%s", _("{journal}: migrated to journal version {version} ({n} games given "
+                     "checksums)").format(journal=path, version=VERSION, n=len(games)))
 
 
 # --------------------------------------------------------------------------- backup files

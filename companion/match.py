@@ -129,7 +129,8 @@ class Match:
         match = cls(journal, check.game)
         if match.actor() == "terminal":
             journal.finish(check.game)
-        log.warning("game %d goes on from action %d", check.game, check.good)
+        log.warning("%s", _("game {game} goes on from action {n}").format(game=check.game,
+                                                                         n=check.good))
         return match
 
     @staticmethod
@@ -137,7 +138,8 @@ class Match:
         """Close a damaged game (kept up to its last good action, never resumed); the damaged
         file is kept aside."""
         journal.rebuild(close={check.game})
-        log.warning("game %d set aside at action %d", check.game, check.good)
+        log.warning("%s", _("game {game} set aside after action {n}").format(game=check.game,
+                                                                            n=check.good))
 
     def actor(self) -> str:
         return self.engine.actor(self.state)
