@@ -1,10 +1,12 @@
-"""Commands for the rules engines: replay, cards, journal, bench engine."""
+"""Commands for the rules engines: replay, cards, journal, bench engine and journal."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
+import sqlite3
 import statistics
 import sys
 import time
@@ -21,7 +23,15 @@ from companion.content import (
     pack_named,
     save_owner_pack,
 )
-from companion.journal import Journal, JournalError
+from companion.i18n import _
+from companion.journal import (
+    GameCheck,
+    Journal,
+    JournalError,
+    describe,
+    stacks,
+    write_backup,
+)
 from companion.paths import state_dir
 from companion.titles import keys as title_keys
 from companion.titles.api import RuleError
@@ -89,16 +99,49 @@ def register(commands, bench_commands) -> None:
     rm.add_argument("id")
     rm.set_defaults(handler=cmd_cards_remove)
 
-    j = commands.add_parser("journal", help="games recorded in the journal")
+    j = commands.add_parser(
+        "journal", help="games recorded in the journal: list, export, check, repair, backup")
     jc = j.add_subparsers(dest="journal_command", metavar="ACTION")
     jc.required = True
-    jl = jc.add_parser("list", help="list recorded games")
-    jl.add_argument("--journal", help="journal file (default: the state directory's)")
-    jl.set_defaults(handler=cmd_journal_list)
-    je = jc.add_parser("export", help="print one game as JSON (default: the latest)")
-    je.add_argument("--journal", help="journal file (default: the state directory's)")
+    jl = jc.add_parser("list", help="list recorded games (and any damage found)")
+    je = jc.add_parser(
+        "export", help="print one game as JSON (default: the latest)",
+        description="Print one game as JSON. Every record is checked first: a damaged game is "
+        "refused with a message naming the game and the action (exit 2), or with --mark "
+        "printed as far as it is proven, the damage marked (exit 1).")
     je.add_argument("--game", type=int)
-    je.set_defaults(handler=cmd_journal_export)
+    je.add_argument("--mark", action="store_true",
+                    help="export a damaged game as far as it is proven, the damage marked")
+    jk = jc.add_parser(
+        "check", help="check every game's checksums, and the backup's (exit 1 if damaged)")
+    jr = jc.add_parser(
+        "repair", help="write a clean journal of what is proven; the damaged file is kept aside",
+        description="Rebuild the journal from what its checksums prove, putting back damaged "
+        "records the backup holds intact. A game damaged beyond that is kept up to its last "
+        "good action and closed. The damaged file is kept beside the journal, untouched. Stop "
+        "the table first (systemctl stop companion).")
+    jb = jc.add_parser("backup", help="write the backup now (SQLite's online backup API)")
+    for sub, handler in ((jl, cmd_journal_list), (je, cmd_journal_export),
+                         (jk, cmd_journal_check), (jr, cmd_journal_repair),
+                         (jb, cmd_journal_backup)):
+        sub.add_argument("--journal", help="journal file (default: the state directory's)")
+        sub.add_argument("--backup", help="backup file (default: the config's [journal] "
+                         "backup, else beside the journal)")
+        sub.set_defaults(handler=handler)
+
+    bj = bench_commands.add_parser(
+        "journal",
+        help="journal speed and damage: append, resume, roll-to-screen, backup, bit flips",
+        description="Append and resume times on a journal file, a simulated game night with "
+        "its roll-to-screen time, the backup's size and time, and a bit-flip drill over the "
+        "confirmed actions. The last line printed is one JSON object.")
+    bj.add_argument("--flips", type=int, default=200, help="bits to flip (default 200)")
+    bj.add_argument("--seed", type=int, default=1985)
+    bj.add_argument("--journal", help="a recorded journal to drill (default: a demo night)")
+    bj.add_argument("--quick", action="store_true",
+                    help="no simulated table: bot games through the rules and journal only")
+    bj.add_argument("--json", action="store_true", help="print only the JSON line")
+    bj.set_defaults(handler=cmd_bench_journal)
 
     b = bench_commands.add_parser(
         "engine",
@@ -334,36 +377,169 @@ def cmd_cards_remove(args) -> int:
 # --------------------------------------------------------------------------- journal
 
 
-def _open_journal(path: str | None) -> Journal:
+@contextlib.contextmanager
+def _open_journal(args):
     try:
-        return Journal(path or state_dir() / "journal.sqlite3")
+        journal = Journal(args.journal or state_dir() / "journal.sqlite3",
+                          backup=args.backup or _configured_backup())
     except JournalError as exc:
         raise UserError(str(exc)) from exc
+    try:
+        yield journal
+    finally:
+        journal.close()
+
+
+def _configured_backup() -> str | None:
+    """The config's [journal] backup, if the config says one (a broken config: the default)."""
+    from companion import config
+
+    try:
+        return config.load()["journal"]["backup"] or None
+    except config.ConfigError:
+        return None
+
+
+def _check(journal: Journal, game: int) -> GameCheck:
+    try:
+        return journal.check(game)
+    except JournalError as exc:
+        raise UserError(str(exc)) from exc
+
+
+def _status(check: GameCheck, finished: Any, closed: bool) -> str:
+    status = _("finished") if finished and check.finish_proven else _("unfinished")
+    if closed:
+        status = _("closed")
+    if check.damage is not None:
+        return _("{status}, DAMAGED at action {seq}").format(status=status, seq=check.damage.seq)
+    if check.problems:
+        return _("{status}, damage found, all proven").format(status=status)
+    return status
 
 
 def cmd_journal_list(args) -> int:
-    journal = _open_journal(args.journal)
-    for g in journal.games():
-        status = "finished" if g["finished"] else "unfinished"
-        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g["created"]))
-        print(
-            f"{g['id']:>5}  {g['title']:<12} {when}  {len(journal.actions(g['id'])):>5} "
-            f"actions  {status}"
-        )
-    return 0
+    with _open_journal(args) as journal:
+        closed = journal.closed()
+        damaged = False
+        for g in journal.games():
+            check = _check(journal, g["id"])
+            damaged = damaged or bool(check.problems)
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g["created"])) if isinstance(
+                g["created"], float) else "?"
+            actions = len(stacks(check.records)[0])
+            print(_("{game:>5}  {title:<12} {when}  {n:>5} actions  {status}").format(
+                game=g["id"], title=g["title"], when=when, n=actions,
+                status=_status(check, g["finished"], g["id"] in closed)))
+        if damaged:
+            print(_("companion: damage found; `companion journal check` tells where"),
+                  file=sys.stderr)
+        return 1 if damaged else 0
 
 
 def cmd_journal_export(args) -> int:
-    journal = _open_journal(args.journal)
-    games = journal.games()
-    if not games:
-        raise UserError(f"the journal {journal.path} has no games yet")
-    game = args.game if args.game is not None else games[-1]["id"]
+    with _open_journal(args) as journal:
+        games = journal.games()
+        if not games:
+            raise UserError(_("the journal {journal} has no games yet").format(
+                journal=journal.path))
+        game = args.game if args.game is not None else games[-1]["id"]
+        check = _check(journal, game)
+        if check.fully_proven:
+            for problem in check.problems:  # proven all the same: said, not hidden
+                print(_("companion: {what} (`companion journal repair` writes it back)").format(
+                    what=describe(check, problem)), file=sys.stderr)
+            print(json.dumps(journal.export(game), indent=2))
+            return 0
+        blocking = check.damage or next(p for p in check.problems if p.what == "time")
+        message = describe(check, blocking)
+        if not args.mark:
+            raise UserError(message + " " + _(
+                "Nothing was exported: `companion journal export --mark` prints what is proven "
+                "with the damage marked; `companion journal repair` keeps what can be proven "
+                "and the damaged file aside."))
+        print(json.dumps(journal.export(game, mark=True), indent=2))
+        print(f"companion: {message}", file=sys.stderr)
+        return 1
+
+
+def cmd_journal_check(args) -> int:
+    with _open_journal(args) as journal:
+        lines = check_lines(journal)
+        for line, _damaged in lines:
+            print(line)
+        return 1 if any(damaged for _line, damaged in lines) else 0
+
+
+def check_lines(journal: Journal) -> list[tuple[str, bool]]:
+    """Lines for every game and one for the backup (the last), each with: is it damage?"""
+    lines: list[tuple[str, bool]] = []
+    for g in journal.games():
+        check = _check(journal, g["id"])
+        if check.ok:
+            lines.append((_("game {game}: {n} actions, every checksum holds").format(
+                game=g["id"], n=check.total), False))
+        for problem in check.problems:
+            lines.append((describe(check, problem), True))
+    lines.append(backup_line(journal))
+    return lines
+
+
+def backup_line(journal: Journal) -> tuple[str, bool]:
+    """The backup in one line, and whether it is damaged."""
+    from companion.journal import check_game, open_source
+
+    if journal.backup_path is None:
+        return _("backup: none (an in-memory journal)"), False
+    source = open_source(journal.backup_path)
+    if source is None:
+        return _("backup: none yet at {backup}").format(backup=journal.backup_path), False
     try:
-        print(json.dumps(journal.export(game), indent=2))
-    except JournalError as exc:
-        raise UserError(str(exc)) from exc
-    return 0
+        games = [g for (g,) in source.db.execute("SELECT id FROM games")]
+        damaged = [g for g in games if not check_game(source, g, journal.backup_path).ok]
+    except (sqlite3.DatabaseError, JournalError) as exc:  # reported, not raised
+        return _("backup: DAMAGED, {backup} cannot be read ({error})").format(
+            backup=journal.backup_path, error=exc), True
+    finally:
+        source.db.close()
+    age = time.time() - Path(journal.backup_path).stat().st_mtime
+    if damaged:
+        return _("backup: DAMAGED in games {games} ({backup}); the next backup replaces "
+                 "it").format(games=", ".join(map(str, damaged)), backup=journal.backup_path), True
+    return _("backup: {backup}, {n} games, {age:.0f} minutes old").format(
+        backup=journal.backup_path, n=len(games), age=age / 60), False
+
+
+def cmd_journal_repair(args) -> int:
+    with _open_journal(args) as journal:
+        checks = [_check(journal, g["id"]) for g in journal.games()]
+        if all(c.ok for c in checks):
+            print(_("nothing to repair: every game's checksums hold"))
+            return 0
+        try:
+            done = journal.rebuild()
+        except JournalError as exc:
+            raise UserError(str(exc)) from exc
+        for line in done.lines():
+            print(line)
+        print(_("the damaged file is kept as {aside}").format(aside=done.aside))
+        return 0
+
+
+def cmd_journal_backup(args) -> int:
+    with _open_journal(args) as journal:
+        result = write_backup(journal.path, journal.backup_path)
+        if result.skipped:
+            raise UserError(result.skipped)
+        print(_("backup written: {backup} ({kib:.0f} KiB in {ms:.0f} ms)").format(
+            backup=result.path, kib=result.written / 1024, ms=result.seconds * 1000))
+        return 0
+
+
+def cmd_bench_journal(args) -> int:
+    from companion.journal_bench import run
+
+    return run(args)
 
 
 # --------------------------------------------------------------------------- bench

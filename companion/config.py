@@ -48,6 +48,11 @@ hold_s = 0.8              # a press this long is a long press (menu, undo)
 [lights]
 port = "/dev/companion-lights"   # the Pico's serial port; "" for no light board
 
+[journal]
+backup = ""               # the rolling backup's file; "" = beside the journal (docs/journal.md)
+backup_minutes = 10       # a backup this often while actions are recorded, and at every game's
+                          # end; 0 = only at the end of each game
+
 [daemon]
 notify = true             # systemd READY/WATCHDOG when run by systemd
 """
@@ -66,6 +71,7 @@ RANGES = {
     ("display", "contrast"): (0, 255),
     ("buttons", "bounce_ms"): (0, 500),
     ("buttons", "hold_s"): (0.2, 5.0),
+    ("journal", "backup_minutes"): (0, 1440),
 }
 
 
