@@ -16,7 +16,7 @@ from __future__ import annotations
 import argparse
 import io
 import sys
-from datetime import datetime, timezone
+from datetime import UTC, datetime
 from pathlib import Path
 
 from babel.messages.catalog import Catalog
@@ -30,7 +30,7 @@ LOCALE = SOURCE / "locale"
 DOMAIN = "companion"
 KEYWORDS = {"_": None, "N_": None, "ngettext": (1, 2)}
 # Fixed dates, so the files change only when the messages do.
-STAMP = datetime(2026, 1, 1, tzinfo=timezone.utc)
+STAMP = datetime(2026, 1, 1, tzinfo=UTC)
 HEADER = {"project": "companion", "charset": "utf-8", "fuzzy": False, "creation_date": STAMP,
           "revision_date": STAMP, "copyright_holder": "the companion authors",
           "msgid_bugs_address": "", "last_translator": "", "language_team": ""}
