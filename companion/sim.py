@@ -256,7 +256,7 @@ class SeatBots:
         known = Counter(f for f in prompt.dice if f != "?")
         truth = self.intent["dice"] if self.intent else self.tray.faces
         missing = list((Counter(map(str, truth)) - known).elements())
-        target = missing[0] if missing else prompt.options[0]
+        target = self.session.table.dice_text(missing[:1]) if missing else prompt.options[0]
         self._pick_option(prompt, target)
 
     def _pick(self, start: str) -> None:
