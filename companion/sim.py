@@ -63,6 +63,9 @@ def register(commands, bench_commands) -> None:
     p.add_argument("--live", choices=("auto", "on", "off"), default="auto",
                    help=_("draw the OLED in this terminal as it changes (auto: when a "
                           "terminal)"))
+    p.add_argument("--font", metavar="FILE",
+                   help=_("a TrueType font for the words (default: the built-in one, English "
+                          "letters only)"))
     p.set_defaults(handler=cmd_demo)
     register_bench(bench_commands)
 
@@ -287,6 +290,9 @@ def cmd_demo(args) -> int:
     elif not 1 <= args.players <= 6:
         raise UserError(_("--players {count}: the game night takes 2-6 players").format(
             count=args.players))
+    from companion.display.cli import use_font
+
+    use_font(args.font, "--font")
     live = args.live == "on" or (args.live == "auto" and sys.stdout.isatty())
     ended = True
     with tempfile.TemporaryDirectory() as tmp:

@@ -30,7 +30,23 @@ def register(commands, bench_commands) -> None:
     p.add_argument("--title", choices=titles.keys(), help=_("only this title's screens"))
     p.add_argument("--scale", type=int, default=1,
                    help=_("enlarge the files N times (default 1)"))
+    p.add_argument("--font", metavar="FILE",
+                   help=_("a TrueType font for the words (default: the built-in one, English "
+                          "letters only)"))
     p.set_defaults(handler=cmd_screens)
+
+
+def use_font(path: str | None, flag: str | None = None) -> None:
+    """Draw the screens' words with the TrueType file at ``path`` ("" or None: the built-in
+    font); a file that cannot be used is a UserError naming ``flag`` (or the config key)."""
+    from companion.cli import UserError
+    from companion.display.draw import set_font
+
+    try:
+        set_font(path or None)
+    except OSError as exc:
+        raise UserError(_("{setting}: not a font Pillow can read ({reason})").format(
+            setting=f"{flag or '[display] font'} = {path!r}", reason=exc)) from exc
 
 
 def catalogue() -> list[tuple[str, Image.Image]]:
@@ -94,6 +110,7 @@ def cmd_screens(args) -> int:
             path=out, reason=exc)) from exc
     if not 1 <= args.scale <= 16:
         raise UserError(_("--scale {scale}: use 1-16").format(scale=args.scale))
+    use_font(args.font, "--font")
     if args.title:
         batches = [(out, title_screens(args.title))]
     else:
