@@ -91,6 +91,10 @@ class TitleTable:
         """The faces a die can show, for the picker of an unsure die (empty: no dice)."""
         return ()
 
+    def dice_text(self, faces: list[str]) -> str:
+        """Faces as players read them (a title with worded faces translates them)."""
+        return " ".join(map(str, faces))
+
     def dice_expected(self) -> int | None:
         """How many dice the camera should see in the rolling area now (None: not known)."""
         return None
@@ -358,7 +362,7 @@ class Session:
             return self.ask_faces(faces, before, again)
         action = roll(faces) if roll else {"type": "roll", "dice": faces}
         text = (_("ROLL AGAIN: {dice}") if again else _("ROLL: {dice}")).format(
-            dice=" ".join(faces))
+            dice=self.table.dice_text(faces))
         return self.propose(list(before) + [action], text)
 
     @staticmethod
@@ -456,7 +460,8 @@ class Session:
             choice = faces[self._unknown_choice] if faces else UNKNOWN
             index = self.unknown.index(UNKNOWN) + 1
             return Prompt("menu", _("DIE {number}: WHICH FACE?").format(number=index),
-                          options=faces, selected=faces.index(choice) if choice in faces else 0,
+                          options=[self.table.dice_text([f]) for f in faces],
+                          selected=faces.index(choice) if choice in faces else 0,
                           dice=list(self.unknown))
         if self.proposal is not None:
             return Prompt("propose", self.proposal_text, [_("CONFIRM or BACK")],

@@ -22,6 +22,7 @@ import numpy as np
 
 from companion import titles
 from companion.display import screens as s
+from companion.i18n import _
 from companion.session import Prompt, Session, Update
 from companion.vision.sources import CameraUnavailable, EndOfStream, FrameError
 
@@ -115,7 +116,7 @@ class Table:
         if self.lights is not None:
             self.lights.steady()
         self.handle(self.session.update([]))
-        self._notify("READY=1", "STATUS=table ready")
+        self._notify("READY=1", "STATUS=table ready")  # for systemctl status: stays English
 
     def close(self) -> None:
         for part in (self.camera, self.display, self.lights, *self.buttons):
@@ -150,15 +151,15 @@ class Table:
         except CameraUnavailable as exc:
             if self.camera_ok:
                 self.camera_ok = False
-                self._queue_error(f"Camera lost ({exc}). Check its cable; buttons still work.",
-                                  "CAMERA")
+                self._queue_error(_("Camera lost ({reason}). Check its cable; buttons still "
+                                    "work.").format(reason=exc), _("CAMERA"))
             return
         except (FrameError, EndOfStream) as exc:
             log.info("camera: %s", exc)
             return
         if not self.camera_ok:
             self.camera_ok = True
-            self.queue.append(Shown(s.notice("CAMERA", "BACK", "reading the dice again"),
+            self.queue.append(Shown(s.notice(_("CAMERA"), _("BACK"), _("reading the dice again")),
                                     self.dwell_s))
         image = frame.image
         if self._settled and not self.gate.changed(image):
@@ -209,13 +210,13 @@ class Table:
             if image is not None:
                 return image
         if prompt.kind == "menu":
-            return s.menu(prompt.title, prompt.options or ["(nothing to choose)"],
+            return s.menu(prompt.title, prompt.options or [_("(nothing to choose)")],
                           prompt.selected)
         if prompt.kind == "over":
             return s.winner(view.get("winner") or prompt.title)
         return s.notice(prompt.title, *prompt.lines[:1])
 
-    def _queue_error(self, message: str, title: str = "CHECK") -> None:
+    def _queue_error(self, message: str, title: str | None = None) -> None:
         self.queue.extend(Shown(img, self.dwell_s * 1.5) for img in s.error(message, title))
 
     def _pump_display(self, now: float) -> None:
