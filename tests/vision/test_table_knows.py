@@ -11,7 +11,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.vision import DiceReader, SettleWatcher, Settler, SyntheticTray
+from companion.vision import DiceReader, Settler, SettleWatcher, SyntheticTray
 
 from .conftest import extra_dice
 
