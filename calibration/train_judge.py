@@ -102,10 +102,13 @@ def mine(reader: DiceReader, frames, tag: str, faces: list[str], rows: dict) -> 
 
 
 def scenes(families, n: int, seed: int, bank, width=640, height=480):
+    """``n`` scenes of each family: two in three from the whole (harsh) range, one in three
+    as ordinary photos of a game night (``SceneMaker(harsh=False)``)."""
     for k, family in enumerate(families):
-        maker = SceneMaker(seed=seed + k, families=(family,), photo=bank, photo_share=0.5,
-                           d6_only=True)
+        makers = [SceneMaker(seed=seed + k + 100 * h, families=(family,), photo=bank,
+                             photo_share=0.5, d6_only=True, harsh=h == 0) for h in (0, 1)]
         for j in range(n):
+            maker = makers[int(j % 3 == 2)]
             scene = maker.render(width, height, n_dice=int(maker.rng.integers(0, 10)))
             yield family, scene.image, scene_item(scene, f"{family}-{seed}-{j}")
 

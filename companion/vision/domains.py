@@ -5,8 +5,12 @@ A domain is a set of labelled frames that share a table, a light and a kind of d
 * ``shoot-1``, ``shoot-2``: the two photo shoots of the dev photos (split by the date in
   their file names);
 * ``photo-dice-on-FAMILY``: real dice cut from the dev photos, laid on a table of that
-  family (``scenes.FAMILIES``): the dice are real, the table is one the photos never show;
+  family (``scenes.FAMILIES``): the dice are real, the table is one the photos never show
+  (frames as ordinary photos of a game night: ``SceneMaker(harsh=False)``);
 * ``render-FAMILY``: rendered dice of any colour, size and plastic on that family;
+* ``stress-FAMILY``: both kinds of dice on that family under the teaching generator's whole
+  range (dice of 14-120 pixels, dim light, motion blur, heavy JPEG, a camera tilted 45
+  degrees): harder than a game night should be;
 * ``altered-shoot-N``: the photos of a shoot as another room and camera would take them
   (warm or dim light, a tilted camera, heavy JPEG, noise).
 
@@ -48,10 +52,12 @@ def photo_frames(items: Sequence[LabeledImage]) -> Iterator[Frame]:
 
 
 def scene_frames(family: str, frames: int, seed: int, photo: Sequence[PhotoDie] = (),
-                 width: int = 640, height: int = 480) -> Iterator[Frame]:
-    """Held-apart scenes of one table family; with ``photo`` every die is a real one."""
+                 width: int = 640, height: int = 480, harsh: bool = False,
+                 photo_share: float = 1.0) -> Iterator[Frame]:
+    """Held-apart scenes of one table family; with ``photo`` real dice (``photo_share`` of
+    them), otherwise rendered ones; ``harsh``: the teaching generator's whole range."""
     maker = SceneMaker(seed=HELD_SEEDS + seed, families=(family,), photo=photo,
-                       photo_share=1.0 if photo else 0.0, d6_only=True)
+                       photo_share=photo_share if photo else 0.0, d6_only=True, harsh=harsh)
     for k in range(frames):
         scene = maker.render(width, height, n_dice=int(maker.rng.integers(1, 9)))
         yield scene.image, scene_item(scene, f"{family}-{seed}-{k:03d}")
@@ -119,4 +125,7 @@ def domains(dev: str | Path | None, frames: int = 30, seed: int = 0,
             out[f"photo-dice-on-{family}"] = (lambda family=family, k=k:
                                               scene_frames(family, frames, seed * 100 + 50 + k,
                                                            bank))
+        out[f"stress-{family}"] = (lambda family=family, k=k:
+                                   scene_frames(family, frames, seed * 100 + 80 + k, bank,
+                                                harsh=True, photo_share=0.5))
     return out

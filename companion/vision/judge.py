@@ -70,15 +70,13 @@ class FaceNet:
         self.classes = full.with_suffix(".classes.txt").read_text(encoding="utf-8").split()
         self.features = read_onnx(feats)
         self.fingerprint = fingerprint(full)
-        rng = np.random.default_rng(0)
-        probe = rng.uniform(-0.5, 0.5, (160, 3, CROP, CROP)).astype(np.float32)
         net = read_onnx(full)
-        net.setInput(probe)
-        logits = net.forward().reshape(len(probe), -1).astype(np.float64)
-        self.features.setInput(probe)
-        f = self.features.forward().reshape(len(probe), -1).astype(np.float64)
-        sol, *_ = np.linalg.lstsq(np.hstack([f, np.ones((len(f), 1))]), logits, rcond=None)
-        self.w, self.b = sol[:-1].astype(np.float32), sol[-1].astype(np.float32)
+        last = [n for n in net.getLayerNames() if "Gemm" in n or "InnerProduct" in n]
+        if not last:
+            raise ValueError(f"{full}: no final linear layer found to read the logits from")
+        lid = net.getLayerId(last[-1])
+        w, b = net.getParam(lid, 0), net.getParam(lid, 1)
+        self.w, self.b = np.ascontiguousarray(w.T, np.float32), b.reshape(-1).astype(np.float32)
 
     def run(self, crops: list[np.ndarray], turns: tuple[tuple[int, bool], ...] = ((0, False),)
             ) -> tuple[np.ndarray, np.ndarray]:

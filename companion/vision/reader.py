@@ -87,6 +87,8 @@ class DiceReader:
     only dice it reads unsure get a second, mirrored or turned look.
     ``finder`` is ``"net"`` (the dice-centre network, the default) or ``"geometry"`` (colour
     distance from a smooth model of the tray; used when the network file is missing).
+    ``judge``: the set's judge file (``judge.py``) is used by default where there is one
+    fitted on these networks; a path or ``Judge`` uses another, ``False`` none.
 
     >>> from companion.vision.synth import SyntheticTray
     >>> image, truth = SyntheticTray("back_in_time", seed=3).render(n_dice=4)
@@ -99,7 +101,8 @@ class DiceReader:
     def __init__(self, dice: str | None = None, profile: DiceProfile | str | Path | None = None,
                  tray: TrayView | None = None, zones: Zones | None = None,
                  unknown_below: float | None = None, die_side: float | None = None,
-                 views: int = 1, finder: str | None = None) -> None:
+                 views: int = 1, finder: str | None = None,
+                 judge: Judge | str | Path | bool | None = None) -> None:
         if isinstance(profile, (str, Path)):
             profile = DiceProfile.load(profile)
         if profile is not None and dice is not None and profile.dice != dice:
@@ -143,8 +146,12 @@ class DiceReader:
         # file taught on these very networks, without a profile.
         self.judge: Judge | None = None
         self.facenet: FaceNet | None = None
-        if profile is None and self.finder is not None and model.exists():
-            judge = Judge.for_set(self.dice)
+        if profile is None and self.finder is not None and model.exists() \
+                and judge is not False:
+            if isinstance(judge, (str, Path)):
+                judge = Judge(judge)
+            elif not isinstance(judge, Judge):
+                judge = Judge.for_set(self.dice)
             if judge is not None and judge.matches(model_fingerprint(CENTRES_MODEL),
                                                    model_fingerprint(model)):
                 self.judge = judge
@@ -186,13 +193,15 @@ class DiceReader:
                  for b, _ in refined]
         feats, logits = self.facenet.run(crops)
         if len(crops):
-            # A second, mirrored and turned look at dice the network reads unsure.
+            # A second, mirrored and turned look at dice the network reads unsure, averaged
+            # as the plain face network averages them (probabilities).
             p = _softmax(logits)
             unsure = np.flatnonzero(p.max(axis=1) < NetClassifier.SECOND_LOOK)
             if len(unsure):
                 f2, l2 = self.facenet.run([crops[i] for i in unsure], ((1, True),))
                 feats[unsure] = (feats[unsure] + f2) / 2
-                logits[unsure] = (logits[unsure] + l2) / 2
+                mean = (p[unsure] + _softmax(l2)) / 2
+                logits[unsure] = np.log(np.maximum(mean, 1e-12))
         side = det.die_side
         inputs = judge_inputs(
             feats, logits, features_at(self.finder, blobs) if blobs else

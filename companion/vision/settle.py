@@ -237,9 +237,12 @@ class SettleWatcher:
         bg = self.background
         if bg is not None and bg.shape != frame.shape:
             bg = self.background = None  # another camera size: learn the tray again
-        result = self.reader.analyse(
-            frame, expected=self.expected,
-            background=None if bg is None else np.clip(bg, 0, 255).astype(np.uint8))
+        told = {}  # what the table knows, passed only when known
+        if self.expected is not None:
+            told["expected"] = self.expected
+        if bg is not None:
+            told["background"] = np.clip(bg, 0, 255).astype(np.uint8)
+        result = self.reader.analyse(frame, **told)
         side = max(result.die_side, 1.0)
         still = motion <= self.settler.still * side * side
         covered = self.obstruction.feed(frame, side, still)
