@@ -274,7 +274,7 @@ def main() -> int:
     ap.add_argument("--leave-out", help="a table family or shoot-N to fit without")
     ap.add_argument("--hidden", type=int, default=32, help="hidden units (0: logistic)")
     ap.add_argument("--l2", type=float, default=1e-3)
-    ap.add_argument("--steps", type=int, default=1500)
+    ap.add_argument("--steps", type=int, default=800)
     ap.add_argument("--die-below", type=float, default=0.5,
                     help="a place less likely than this to be a die is not proposed")
     ap.add_argument("--unknown-below", type=float, default=0.5,

@@ -34,7 +34,8 @@ from .profile import TEMPLATE, DiceProfile
 from .sources import CameraUnavailable, EndOfStream, FrameSource
 
 EXEMPLARS = 4  # samples kept besides the mean, per face
-COPIES = 8  # jittered crops per labelled die for the learned classifier
+COPIES = 16  # jittered crops per labelled die for the learned classifier (8 read 2 of 339
+# dice of an unfamiliar symbol set wrong, 16 none: `companion bench vision-targets`)
 # Face networks whose features the learned classifier reads: the d6 network learned from
 # thousands of real dice; a rendered set's own network knows its kind of marks. The OUTATIME
 # network, taught numerals and emblems, also lets a d6 profile tell a logo on the six from a

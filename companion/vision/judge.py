@@ -196,10 +196,10 @@ def fit_layers(x: np.ndarray, y: np.ndarray, weight: np.ndarray | None = None,
     x = np.asarray(x, np.float64)
     mean = x.mean(axis=0)
     scale = x.std(axis=0) + 1e-3
-    z = (x - mean) / scale
-    y = np.asarray(y, np.float64)
+    z = ((x - mean) / scale).astype(np.float32)  # float32: twice as fast, as exact as needed
+    y = np.asarray(y, np.float32)
     wt = np.ones(len(y)) if weight is None else np.asarray(weight, np.float64)
-    wt = wt / wt.sum()
+    wt = (wt / wt.sum()).astype(np.float32)
     rng = np.random.default_rng(seed)
     d = z.shape[1]
     if hidden:
@@ -207,6 +207,7 @@ def fit_layers(x: np.ndarray, y: np.ndarray, weight: np.ndarray | None = None,
                   rng.normal(0, np.sqrt(1 / hidden), (1, hidden)), np.zeros(1)]
     else:
         params = [np.zeros((1, d)), np.zeros(1)]
+    params = [p.astype(np.float32) for p in params]
     m = [np.zeros_like(p) for p in params]
     v = [np.zeros_like(p) for p in params]
     for t in range(1, steps + 1):
@@ -234,7 +235,8 @@ def fit_layers(x: np.ndarray, y: np.ndarray, weight: np.ndarray | None = None,
             vv *= 0.999
             vv += 0.001 * gr * gr
             p -= lr * (mm / (1 - 0.9 ** t)) / (np.sqrt(vv / (1 - 0.999 ** t)) + 1e-8)
-    layers = [(params[i], params[i + 1]) for i in range(0, len(params), 2)]
+    layers = [(params[i].astype(np.float64), params[i + 1].astype(np.float64))
+              for i in range(0, len(params), 2)]
     return mean, scale, layers
 
 
