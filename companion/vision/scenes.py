@@ -58,7 +58,7 @@ class Scene:
     ignore: list[tuple[float, float, float, float]] = field(default_factory=list)
 
 
-# --------------------------------------------------------------------------- noise helpers
+# --------------------------------------------------------------------------- noise
 
 def _noise(h: int, w: int, cell: float, rng: np.random.Generator) -> np.ndarray:
     """Smooth noise, about unit spread, varying over ``cell`` pixels."""
