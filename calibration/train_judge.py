@@ -43,7 +43,6 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from companion.vision.centres import MODEL as FINDER  # noqa: E402
 from companion.vision.centres import model_fingerprint  # noqa: E402
 from companion.vision.classify import MODELS  # noqa: E402
-from companion.vision.dataset import match_blobs  # noqa: E402
 from companion.vision.domains import shoots  # noqa: E402
 from companion.vision.judge import (  # noqa: E402
     EXTRA,
@@ -55,7 +54,11 @@ from companion.vision.judge import (  # noqa: E402
     sigmoid,
     softmax,
 )
-from companion.vision.labeled import LabeledImage, load_labeled_dir  # noqa: E402
+from companion.vision.labeled import (  # noqa: E402
+    LabeledImage,
+    load_labeled_dir,
+    match_blobs,  # noqa: E402
+)
 from companion.vision.reader import DiceReader  # noqa: E402
 from companion.vision.scenes import (  # noqa: E402
     FAMILIES,

@@ -1,9 +1,12 @@
-"""Commands for the rules engines: replay, cards, journal, bench engine."""
+"""Commands for the rules engines: replay, cards, journal, bench engine and journal."""
 
 from __future__ import annotations
 
+import argparse
+import contextlib
 import json
 import random
+import sqlite3
 import statistics
 import sys
 import time
@@ -15,11 +18,20 @@ from companion.cli import UserError
 from companion.content import (
     PackError,
     demo_pack,
+    load_pack,
     owner_pack,
     pack_named,
     save_owner_pack,
 )
-from companion.journal import Journal, JournalError
+from companion.i18n import _
+from companion.journal import (
+    GameCheck,
+    Journal,
+    JournalError,
+    describe,
+    stacks,
+    write_backup,
+)
 from companion.paths import state_dir
 from companion.titles import keys as title_keys
 from companion.titles.api import RuleError
@@ -38,40 +50,98 @@ def register(commands, bench_commands) -> None:
     p.add_argument("script", help="the .jsonl script ('-' for standard input)")
     p.set_defaults(handler=cmd_replay)
 
-    c = commands.add_parser("cards", help="register the cards of your own box")
+    c = commands.add_parser(
+        "cards",
+        help="register the cards (and other printed contents) of your own box",
+        description="Register, list and remove the printed contents of your own box for a "
+        "title (cards, and for some titles a board or a map). Each title's entries and "
+        "fields are described in docs/titles/<title>.md. --title may be given "
+        f"before or after the action (default {title_keys()[0]}).",
+    )
+    title_flag = {"choices": title_keys(), "help": f"title key (default {title_keys()[0]})"}
+    c.add_argument("--title", default=title_keys()[0], **title_flag)
     cc = c.add_subparsers(dest="cards_command", metavar="ACTION")
     cc.required = True
-    lst = cc.add_parser("list", help="list registered cards (or the demo deck)")
-    lst.add_argument("--title", default="outatime", choices=title_keys())
-    lst.add_argument("--demo", action="store_true", help="list the built-in demo deck instead")
+    lst = cc.add_parser("list", help="list registered entries (or the demo pack)")
+    lst.add_argument("--title", default=argparse.SUPPRESS, **title_flag)
+    lst.add_argument("--demo", action="store_true", help="list the built-in demo pack instead")
     lst.set_defaults(handler=cmd_cards_list)
+    fields = _title_fields()
     add = cc.add_parser(
         "add",
-        help="register one card",
-        description="Register one Power card of your box. Steps are the die numbers in the order "
-        "they are completed: left to right, or bottom to top on a Temporal Displacement card.",
+        help="register one entry (a card)",
+        description="Register one entry of your box, field by field; each title's fields are "
+        "listed below (docs/titles/<title>.md tells more). A whole set of entries can be "
+        "registered at once with `companion cards import`.",
     )
-    add.add_argument("--title", default="outatime", choices=title_keys())
-    add.add_argument("--id", required=True, help="a short name you can find the card by")
-    add.add_argument("--kind", required=True, help='"0.2", "0.3", "0.4" or "td"')
-    add.add_argument("--steps", required=True, help="die numbers, e.g. 3,4,2,5")
-    add.add_argument("--note", default="", help="anything to remember about the card")
+    add.add_argument("--title", default=argparse.SUPPRESS, **title_flag)
+    add.add_argument("--id", required=True, help="a short name you can find the entry by")
+    add.add_argument("--section", help="which kind of entry (default: the field's own)")
+    for name, helps in fields.items():
+        add.add_argument(f"--{name}", dest=f"field_{name}", metavar="VALUE",
+                         help="; ".join(helps))
     add.set_defaults(handler=cmd_cards_add)
-    rm = cc.add_parser("remove", help="remove a registered card")
-    rm.add_argument("--title", default="outatime", choices=title_keys())
+    imp = cc.add_parser(
+        "import",
+        help="register many entries at once from a TOML file",
+        description="Register every entry of FILE (a content pack in TOML: [[card]] and the "
+        "title's other sections; see docs/titles/<title>.md). The whole result is checked "
+        "before anything is written; an id already registered is refused unless --replace.",
+    )
+    imp.add_argument("--title", default=argparse.SUPPRESS, **title_flag)
+    imp.add_argument("file", help="the TOML file")
+    imp.add_argument("--replace", action="store_true",
+                     help="replace registered entries that have the same id")
+    imp.set_defaults(handler=cmd_cards_import)
+    rm = cc.add_parser("remove", help="remove a registered entry")
+    rm.add_argument("--title", default=argparse.SUPPRESS, **title_flag)
+    rm.add_argument("--section", help="which kind of entry (default: wherever the id is)")
     rm.add_argument("id")
     rm.set_defaults(handler=cmd_cards_remove)
 
-    j = commands.add_parser("journal", help="games recorded in the journal")
+    j = commands.add_parser(
+        "journal", help="games recorded in the journal: list, export, check, repair, backup")
     jc = j.add_subparsers(dest="journal_command", metavar="ACTION")
     jc.required = True
-    jl = jc.add_parser("list", help="list recorded games")
-    jl.add_argument("--journal", help="journal file (default: the state directory's)")
-    jl.set_defaults(handler=cmd_journal_list)
-    je = jc.add_parser("export", help="print one game as JSON (default: the latest)")
-    je.add_argument("--journal", help="journal file (default: the state directory's)")
+    jl = jc.add_parser("list", help="list recorded games (and any damage found)")
+    je = jc.add_parser(
+        "export", help="print one game as JSON (default: the latest)",
+        description="Print one game as JSON. Every record is checked first: a damaged game is "
+        "refused with a message naming the game and the action (exit 2), or with --mark "
+        "printed as far as it is proven, the damage marked (exit 1).")
     je.add_argument("--game", type=int)
-    je.set_defaults(handler=cmd_journal_export)
+    je.add_argument("--mark", action="store_true",
+                    help="export a damaged game as far as it is proven, the damage marked")
+    jk = jc.add_parser(
+        "check", help="check every game's checksums, and the backup's (exit 1 if damaged)")
+    jr = jc.add_parser(
+        "repair", help="write a clean journal of what is proven; the damaged file is kept aside",
+        description="Rebuild the journal from what its checksums prove, putting back damaged "
+        "records the backup holds intact. A game damaged beyond that is kept up to its last "
+        "good action and closed. The damaged file is kept beside the journal, untouched. Stop "
+        "the table first (systemctl stop companion).")
+    jb = jc.add_parser("backup", help="write the backup now (SQLite's online backup API)")
+    for sub, handler in ((jl, cmd_journal_list), (je, cmd_journal_export),
+                         (jk, cmd_journal_check), (jr, cmd_journal_repair),
+                         (jb, cmd_journal_backup)):
+        sub.add_argument("--journal", help="journal file (default: the state directory's)")
+        sub.add_argument("--backup", help="backup file (default: the config's [journal] "
+                         "backup, else beside the journal)")
+        sub.set_defaults(handler=handler)
+
+    bj = bench_commands.add_parser(
+        "journal",
+        help="journal speed and damage: append, resume, roll-to-screen, backup, bit flips",
+        description="Append and resume times on a journal file, a simulated game night with "
+        "its roll-to-screen time, the backup's size and time, and a bit-flip drill over the "
+        "confirmed actions. The last line printed is one JSON object.")
+    bj.add_argument("--flips", type=int, default=200, help="bits to flip (default 200)")
+    bj.add_argument("--seed", type=int, default=1985)
+    bj.add_argument("--journal", help="a recorded journal to drill (default: a demo night)")
+    bj.add_argument("--quick", action="store_true",
+                    help="no simulated table: bot games through the rules and journal only")
+    bj.add_argument("--json", action="store_true", help="print only the JSON line")
+    bj.set_defaults(handler=cmd_bench_journal)
 
     b = bench_commands.add_parser(
         "engine",
@@ -79,7 +149,8 @@ def register(commands, bench_commands) -> None:
         description="Random playouts, exact stall odds and a 2,000-action journal replay. "
         "The last line printed is one JSON object (with --json, the only line).",
     )
-    b.add_argument("--title", default="outatime", choices=title_keys())
+    b.add_argument("--title", default=title_keys()[0], choices=title_keys(),
+                   help=f"title key (default {title_keys()[0]})")
     b.add_argument("--seconds", type=float, default=3.0, help="time for the playouts")
     b.add_argument("--json", action="store_true", help="print only the JSON line")
     b.set_defaults(handler=cmd_bench_engine)
@@ -97,7 +168,7 @@ def pack_for(title: str, name: str):
 
 
 def cmd_replay(args) -> int:
-    from companion.match import make_setup
+    from companion.match import make_setup, setup_content
 
     engine = titles.rules(args.title)
     try:
@@ -134,7 +205,7 @@ def cmd_replay(args) -> int:
                 setup = make_setup(
                     args.title, action.get("players", []), action.get("options", {}), pack
                 )
-                state = engine.new_game(setup["players"], setup["options"], setup["cards"])
+                state = engine.new_game(setup["players"], setup["options"], setup_content(setup))
             except (UserError, RuleError) as exc:
                 return _replay_stop(engine, None, 0, f"{where}: {exc}")
             continue
@@ -165,90 +236,310 @@ def _replay_stop(engine, state, done: int, message: str) -> int:
 # --------------------------------------------------------------------------- cards
 
 
+def _title_fields() -> dict[str, list[str]]:
+    """Every `cards add` flag any title declares, with each title's help for it."""
+    fields: dict[str, list[str]] = {}
+    for key in title_keys():
+        for name, (_section, help_text, *_rest) in titles.get(key).content.FIELDS.items():
+            fields.setdefault(name, []).append(f"{key}: {help_text}")
+    return fields
+
+
 def cmd_cards_list(args) -> int:
     try:
         pack = demo_pack(args.title) if args.demo else owner_pack(args.title)
     except PackError as exc:
         raise UserError(str(exc)) from exc
     where = pack.path
-    if not pack.cards:
+    content = titles.get(args.title).content
+    total = sum(len(entries) for entries in pack.sections.values())
+    if not total:
         print(f"no cards registered for {args.title} ({where}); add one with `companion cards add`")
         return 0
-    print(f"{pack.name} ({where}): {len(pack.cards)} cards")
+    counts = ", ".join(f"{len(v)} cards" if k == "card" else f"[{k}] {len(v)}"
+                       for k, v in pack.sections.items() if v)
+    print(f"{pack.name} ({where}): {counts}")
     if pack.source == "demo":
         print("DEMO: invented contents for the simulator, not the printed cards")
-    for card in pack.cards:
-        steps = "-".join(str(s) for s in card.get("steps", []))
-        note = f"  # {card['note']}" if card.get("note") else ""
-        print(f"  {card['id']:<16} {card.get('kind', ''):<4} {steps:<16} {card['source']}{note}")
+    for section, entries in pack.sections.items():
+        if len(pack.sections) > 1 and entries:
+            print(f"[{section}]")
+        for entry in entries:
+            note = f"  # {entry['note']}" if entry.get("note") else ""
+            line = content.describe(section, entry)
+            print(f"  {entry['id']:<16} {line} {entry['source']}{note}")
     return 0
 
 
-def cmd_cards_add(args) -> int:
+def _owner_sections(title: str) -> dict[str, list[dict[str, Any]]]:
     try:
-        steps = [int(s) for s in args.steps.replace("-", ",").replace(" ", ",").split(",") if s]
-    except ValueError as exc:
-        raise UserError(f"--steps {args.steps!r}: write die numbers like 3,4,2,5") from exc
-    card = {"id": args.id, "kind": args.kind, "steps": steps, "source": "owner"}
-    if args.note:
-        card["note"] = args.note
-    try:
-        cards = [dict(c) for c in owner_pack(args.title).cards]
-        if any(c["id"] == args.id for c in cards):
-            raise UserError(f"a card with id {args.id!r} is already registered; remove it first")
-        path = save_owner_pack(args.title, cards + [card])
+        pack = owner_pack(title)
     except PackError as exc:
         raise UserError(str(exc)) from exc
-    print(f"registered {args.id} ({args.kind}: {'-'.join(map(str, steps))}) in {path}")
+    return {name: [dict(e) for e in entries] for name, entries in pack.sections.items()}
+
+
+def _save(title: str, sections: dict[str, list[dict[str, Any]]]):
+    try:
+        return save_owner_pack(title, sections)
+    except PackError as exc:
+        raise UserError(str(exc)) from exc
+
+
+def _section_of(content, given: dict[str, str]) -> str | None:
+    """The one section every given field can belong to (None: not one)."""
+    if hasattr(content, "section_of"):
+        try:
+            return content.section_of(given)
+        except ValueError:
+            return None
+    candidates = set(content.SECTIONS)
+    for name in given:
+        sections = content.FIELDS[name][0]
+        if sections is None:
+            continue
+        candidates &= {sections} if isinstance(sections, str) else set(sections)
+    return candidates.pop() if len(candidates) == 1 else None
+
+
+def cmd_cards_add(args) -> int:
+    content = titles.get(args.title).content
+    given = {name[len("field_"):]: value for name, value in vars(args).items()
+             if name.startswith("field_") and value is not None}
+    foreign = sorted(set(given) - set(content.FIELDS))
+    if foreign:
+        known = ", ".join(f"--{f}" for f in content.FIELDS)
+        raise UserError(f"--{foreign[0]} is not a field of {args.title} entries; known: {known}")
+    section = args.section or _section_of(content, given)
+    if section is None:
+        raise UserError("say which kind of entry this is with --section "
+                        f"({', '.join(content.SECTIONS)})")
+    if section not in content.SECTIONS:
+        raise UserError(f"--section {section!r}: {args.title} has {', '.join(content.SECTIONS)}")
+    entry: dict[str, Any] = {"id": args.id}
+    for name, text in given.items():
+        try:
+            entry[name] = content.parse_field(name, text)
+        except ValueError as exc:
+            raise UserError(str(exc)) from exc
+    entry["source"] = "owner"
+    registered = _owner_sections(args.title)
+    entries = registered.setdefault(section, [])
+    if any(e["id"] == args.id for e in entries):
+        raise UserError(f"a card with id {args.id!r} is already registered; remove it first")
+    entries.append(entry)
+    path = _save(args.title, registered)
+    shown = content.describe(section, content.SECTIONS[section](dict(entry))).strip()
+    print(f"registered {args.id} ({shown}) in {path}")
+    return 0
+
+
+def cmd_cards_import(args) -> int:
+    try:
+        incoming = load_pack(args.file, args.title)
+    except PackError as exc:
+        raise UserError(str(exc)) from exc
+    registered = _owner_sections(args.title)
+    added = 0
+    for section, entries in incoming.sections.items():
+        mine = registered.setdefault(section, [])
+        for entry in entries:
+            clash = [i for i, e in enumerate(mine) if e["id"] == entry["id"]]
+            if clash and not args.replace:
+                raise UserError(
+                    f"{args.file}: {section} {entry['id']!r} is already registered; remove it "
+                    "first or import with --replace"
+                )
+            if clash:
+                mine[clash[0]] = dict(entry)
+            else:
+                mine.append(dict(entry))
+            added += 1
+    path = _save(args.title, registered)
+    print(f"registered {added} entries from {args.file} in {path}")
     return 0
 
 
 def cmd_cards_remove(args) -> int:
-    try:
-        cards = [dict(c) for c in owner_pack(args.title).cards]
-    except PackError as exc:
-        raise UserError(str(exc)) from exc
-    kept = [c for c in cards if c["id"] != args.id]
-    if len(kept) == len(cards):
-        raise UserError(f"no registered card {args.id!r}; see `companion cards list`")
-    save_owner_pack(args.title, kept)
-    print(f"removed {args.id}")
-    return 0
+    registered = _owner_sections(args.title)
+    for section, entries in registered.items():
+        if args.section not in (None, section):
+            continue
+        kept = [e for e in entries if e["id"] != args.id]
+        if len(kept) != len(entries):
+            registered[section] = kept
+            _save(args.title, registered)
+            print(f"removed {args.id}")
+            return 0
+    raise UserError(f"no registered card {args.id!r}; see `companion cards list`")
 
 
 # --------------------------------------------------------------------------- journal
 
 
-def _open_journal(path: str | None) -> Journal:
+@contextlib.contextmanager
+def _open_journal(args):
     try:
-        return Journal(path or state_dir() / "journal.sqlite3")
+        journal = Journal(args.journal or state_dir() / "journal.sqlite3",
+                          backup=args.backup or _configured_backup())
     except JournalError as exc:
         raise UserError(str(exc)) from exc
+    try:
+        yield journal
+    finally:
+        journal.close()
+
+
+def _configured_backup() -> str | None:
+    """The config's [journal] backup, if the config says one (a broken config: the default)."""
+    from companion import config
+
+    try:
+        return config.load()["journal"]["backup"] or None
+    except config.ConfigError:
+        return None
+
+
+def _check(journal: Journal, game: int) -> GameCheck:
+    try:
+        return journal.check(game)
+    except JournalError as exc:
+        raise UserError(str(exc)) from exc
+
+
+def _status(check: GameCheck, finished: Any, closed: bool) -> str:
+    status = _("finished") if finished and check.finish_proven else _("unfinished")
+    if closed:
+        status = _("closed")
+    if check.damage is not None:
+        return _("{status}, DAMAGED at action {seq}").format(status=status, seq=check.damage.seq)
+    if check.problems:
+        return _("{status}, damage found, all proven").format(status=status)
+    return status
 
 
 def cmd_journal_list(args) -> int:
-    journal = _open_journal(args.journal)
-    for g in journal.games():
-        status = "finished" if g["finished"] else "unfinished"
-        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g["created"]))
-        print(
-            f"{g['id']:>5}  {g['title']:<12} {when}  {len(journal.actions(g['id'])):>5} "
-            f"actions  {status}"
-        )
-    return 0
+    with _open_journal(args) as journal:
+        closed = journal.closed()
+        damaged = False
+        for g in journal.games():
+            check = _check(journal, g["id"])
+            damaged = damaged or bool(check.problems)
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g["created"])) if isinstance(
+                g["created"], float) else "?"
+            actions = len(stacks(check.records)[0])
+            print(_("{game:>5}  {title:<12} {when}  {n:>5} actions  {status}").format(
+                game=g["id"], title=g["title"], when=when, n=actions,
+                status=_status(check, g["finished"], g["id"] in closed)))
+        if damaged:
+            print(_("companion: damage found; `companion journal check` tells where"),
+                  file=sys.stderr)
+        return 1 if damaged else 0
 
 
 def cmd_journal_export(args) -> int:
-    journal = _open_journal(args.journal)
-    games = journal.games()
-    if not games:
-        raise UserError(f"the journal {journal.path} has no games yet")
-    game = args.game if args.game is not None else games[-1]["id"]
+    with _open_journal(args) as journal:
+        games = journal.games()
+        if not games:
+            raise UserError(_("the journal {journal} has no games yet").format(
+                journal=journal.path))
+        game = args.game if args.game is not None else games[-1]["id"]
+        check = _check(journal, game)
+        if check.fully_proven:
+            for problem in check.problems:  # proven all the same: said, not hidden
+                print(_("companion: {what} (`companion journal repair` writes it back)").format(
+                    what=describe(check, problem)), file=sys.stderr)
+            print(json.dumps(journal.export(game), indent=2))
+            return 0
+        blocking = check.damage or next(p for p in check.problems if p.what == "time")
+        message = describe(check, blocking)
+        if not args.mark:
+            raise UserError(message + " " + _(
+                "Nothing was exported: `companion journal export --mark` prints what is proven "
+                "with the damage marked; `companion journal repair` keeps what can be proven "
+                "and the damaged file aside."))
+        print(json.dumps(journal.export(game, mark=True), indent=2))
+        print(f"companion: {message}", file=sys.stderr)
+        return 1
+
+
+def cmd_journal_check(args) -> int:
+    with _open_journal(args) as journal:
+        lines = check_lines(journal)
+        for line, _damaged in lines:
+            print(line)
+        return 1 if any(damaged for _line, damaged in lines) else 0
+
+
+def check_lines(journal: Journal) -> list[tuple[str, bool]]:
+    """Lines for every game and one for the backup (the last), each with: is it damage?"""
+    lines: list[tuple[str, bool]] = []
+    for g in journal.games():
+        check = _check(journal, g["id"])
+        if check.ok:
+            lines.append((_("game {game}: {n} actions, every checksum holds").format(
+                game=g["id"], n=check.total), False))
+        for problem in check.problems:
+            lines.append((describe(check, problem), True))
+    lines.append(backup_line(journal))
+    return lines
+
+
+def backup_line(journal: Journal) -> tuple[str, bool]:
+    """The backup in one line, and whether it is damaged."""
+    from companion.journal import check_game, open_source
+
+    if journal.backup_path is None:
+        return _("backup: none (an in-memory journal)"), False
+    source = open_source(journal.backup_path)
+    if source is None:
+        return _("backup: none yet at {backup}").format(backup=journal.backup_path), False
     try:
-        print(json.dumps(journal.export(game), indent=2))
-    except JournalError as exc:
-        raise UserError(str(exc)) from exc
-    return 0
+        games = [g for (g,) in source.db.execute("SELECT id FROM games")]
+        damaged = [g for g in games if not check_game(source, g, journal.backup_path).ok]
+    except (sqlite3.DatabaseError, JournalError) as exc:  # reported, not raised
+        return _("backup: DAMAGED, {backup} cannot be read ({error})").format(
+            backup=journal.backup_path, error=exc), True
+    finally:
+        source.db.close()
+    age = time.time() - Path(journal.backup_path).stat().st_mtime
+    if damaged:
+        return _("backup: DAMAGED in games {games} ({backup}); the next backup replaces "
+                 "it").format(games=", ".join(map(str, damaged)), backup=journal.backup_path), True
+    return _("backup: {backup}, {n} games, {age:.0f} minutes old").format(
+        backup=journal.backup_path, n=len(games), age=age / 60), False
+
+
+def cmd_journal_repair(args) -> int:
+    with _open_journal(args) as journal:
+        checks = [_check(journal, g["id"]) for g in journal.games()]
+        if all(c.ok for c in checks):
+            print(_("nothing to repair: every game's checksums hold"))
+            return 0
+        try:
+            done = journal.rebuild()
+        except JournalError as exc:
+            raise UserError(str(exc)) from exc
+        for line in done.lines():
+            print(line)
+        print(_("the damaged file is kept as {aside}").format(aside=done.aside))
+        return 0
+
+
+def cmd_journal_backup(args) -> int:
+    with _open_journal(args) as journal:
+        result = write_backup(journal.path, journal.backup_path)
+        if result.skipped:
+            raise UserError(result.skipped)
+        print(_("backup written: {backup} ({kib:.0f} KiB in {ms:.0f} ms)").format(
+            backup=result.path, kib=result.written / 1024, ms=result.seconds * 1000))
+        return 0
+
+
+def cmd_bench_journal(args) -> int:
+    from companion.journal_bench import run
+
+    return run(args)
 
 
 # --------------------------------------------------------------------------- bench

@@ -17,10 +17,9 @@ DEFAULTS_TOML = """\
 # companion config: every key with its default. Copy the keys you change into config.toml.
 
 [table]
-title = "menu"            # "menu" (chosen at the table), or a title key such as "outatime"
+title = "menu"            # "menu" (chosen at the table), or a title key (companion --help)
 players = ["Ana", "Ben", "Cy", "Dee"]   # seating order, first player first
 pack = "owner"            # "owner" (your registered cards), "demo", or a pack TOML path
-first_roll_stalls = false # OUTATIME option, see docs/rules/outatime.md
 
 [camera]
 source = "picamera2"      # picamera2 | opencv | files | synthetic | none
@@ -49,6 +48,11 @@ hold_s = 0.8              # a press this long is a long press (menu, undo)
 [lights]
 port = "/dev/companion-lights"   # the Pico's serial port; "" for no light board
 
+[journal]
+backup = ""               # the rolling backup's file; "" = beside the journal (docs/journal.md)
+backup_minutes = 10       # a backup this often while actions are recorded, and at every game's
+                          # end; 0 = only at the end of each game
+
 [daemon]
 notify = true             # systemd READY/WATCHDOG when run by systemd
 """
@@ -67,6 +71,7 @@ RANGES = {
     ("display", "contrast"): (0, 255),
     ("buttons", "bounce_ms"): (0, 500),
     ("buttons", "hold_s"): (0.2, 5.0),
+    ("journal", "backup_minutes"): (0, 1440),
 }
 
 
@@ -75,7 +80,24 @@ class ConfigError(ValueError):
 
 
 def defaults() -> dict[str, Any]:
-    return tomllib.loads(DEFAULTS_TOML)
+    """Every key with its default: the sections above, and a section per title with options
+    (``[<title key>]``, each option as the title declares it; see docs/rules/<title>.md)."""
+    config = tomllib.loads(DEFAULTS_TOML)
+    for key, options in _title_options().items():
+        config[key] = dict(options)
+    return config
+
+
+def _title_options() -> dict[str, dict[str, Any]]:
+    from companion import titles
+
+    return {key: dict(titles.get(key).facts.options) for key in titles.keys()
+            if titles.get(key).facts.options}
+
+
+def title_options(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
+    """Each title's options as the config sets them (title key -> options)."""
+    return {key: dict(config.get(key, {})) for key in _title_options()}
 
 
 def default_path() -> Path:
@@ -111,6 +133,12 @@ def merge(config: dict[str, Any], user: dict[str, Any], where: str) -> dict[str,
         if not isinstance(values, dict):
             raise ConfigError(f"{where}: [{section}] must be a table of keys")
         for key, value in values.items():
+            owners = [k for k, opts in _title_options().items() if key in opts]
+            if section == "table" and key not in out[section] and owners:
+                # An older file sets a title's option in [table]: it is that title's.
+                for owner in owners:
+                    out[owner][key] = check(owner, key, value, out[owner][key], where)
+                continue
             if key not in out[section]:
                 known = ", ".join(sorted(out[section]))
                 raise ConfigError(f"{where}: [{section}] unknown key {key!r}; known: {known}")
@@ -120,6 +148,8 @@ def merge(config: dict[str, Any], user: dict[str, Any], where: str) -> dict[str,
 
 def check(section: str, key: str, value: Any, default: Any, where: str) -> Any:
     name = f"{where}: [{section}] {key}"
+    if section in _title_options():
+        return _check_title_option(name, key, value, default)
     if isinstance(default, bool):
         if not isinstance(value, bool):
             raise ConfigError(f"{name} = {value!r}: write true or false")
@@ -156,6 +186,22 @@ def check(section: str, key: str, value: Any, default: Any, where: str) -> Any:
 
             if value not in ("menu", *keys()):
                 raise ConfigError(f"{name} = {value!r}: must be \"menu\" or one of {keys()}")
+    return value
+
+
+def _check_title_option(name: str, key: str, value: Any, default: Any) -> Any:
+    """A title's option has its default's type (the title checks its meaning at game start)."""
+    def kind(v: Any) -> str:
+        return "true or false" if isinstance(v, bool) else "a whole number" if isinstance(
+            v, int) else "a number" if isinstance(v, float) else "text in quotes" if isinstance(
+            v, str) else "a list"
+
+    same = type(value) is type(default) or (isinstance(default, float) and type(value) is int)
+    if same and isinstance(default, list) and default:
+        same = all(type(v) is type(default[0]) for v in value)
+    if not same:
+        example = to_toml({"x": {key: default}}).splitlines()[1]
+        raise ConfigError(f"{name} = {value!r}: write {kind(default)}, e.g. {example}")
     return value
 
 

@@ -17,7 +17,8 @@ from pathlib import Path
 from typing import Any
 
 from companion import config as configuration
-from companion.journal import Journal
+from companion.i18n import _
+from companion.journal import Journal, JournalError, recover_unreadable
 from companion.paths import config_dir, state_dir
 
 log = logging.getLogger("companion")
@@ -37,8 +38,9 @@ def register(commands, bench_commands) -> None:
     run.set_defaults(handler=cmd_run)
 
     doctor = commands.add_parser(
-        "doctor", help="check camera, display, buttons, light board, disk and state directory")
+        "doctor", help="check camera, display, buttons, light board, disk, state and journal")
     doctor.add_argument("--config", help="config file")
+    doctor.add_argument("--journal", help="journal file (default: the state directory's)")
     doctor.set_defaults(handler=cmd_doctor)
 
 
@@ -47,6 +49,27 @@ def register(commands, bench_commands) -> None:
 
 def journal_path(path: str | None) -> Path:
     return Path(path) if path else state_dir() / "journal.sqlite3"
+
+
+def open_journal(cfg: dict[str, Any], path: str | None) -> tuple[Journal, str | None]:
+    """The table's journal, with rolling backups as the config says, and a notice to show.
+
+    A file SQLite cannot open at all never stops the table (no restart loop): it is kept
+    aside, the backup is put in its place if it checks, else a new journal starts.
+    """
+    j = cfg["journal"]
+    where = journal_path(path)
+    backup = j["backup"] or None
+    every = j["backup_minutes"] * 60.0
+    try:
+        return Journal(where, backup=backup, backup_every=every), None
+    except JournalError as exc:
+        log.error("%s", exc)
+        aside, now = recover_unreadable(where, backup)
+        notice = _("The journal could not be read; it is kept as {aside}. Playing on from "
+                   "{now}.").format(aside=Path(aside).name, now=now)
+        log.error("%s", notice)
+        return Journal(where, backup=backup, backup_every=every), notice
 
 
 def pack_loader(cfg: dict[str, Any]):
@@ -69,11 +92,23 @@ def open_camera(cfg: dict[str, Any]):
         return sources.OpenCVSource(cam["device"], cam["width"], cam["height"])
     if kind == "files":
         return sources.FileSource(cam["path"], loop=True)
-    return sources.SyntheticSource("outatime")
+    return sources.SyntheticSource(_synthetic_dice(cfg))
 
 
-def open_reader(cfg: dict[str, Any], camera=None):
-    """The reader and settle logic; with markers, the tray is found in the camera's frames."""
+def _synthetic_dice(cfg: dict[str, Any]) -> str:
+    """The dice a synthetic camera renders: the configured title's, else the first title's
+    that has dice."""
+    from companion import titles
+
+    key = cfg["table"]["title"]
+    if key != "menu" and titles.get(key).facts.dice:
+        return titles.get(key).facts.dice
+    return next(titles.get(k).facts.dice for k in titles.keys() if titles.get(k).facts.dice)
+
+
+def open_readers(cfg: dict[str, Any], camera=None):
+    """A function making the reader and settle logic for a face set; with markers, the tray is
+    found in the camera's frames (once)."""
     from companion.vision.reader import DiceReader
     from companion.vision.settle import Settler, SettleWatcher
     from companion.vision.zones import Zones
@@ -84,9 +119,26 @@ def open_reader(cfg: dict[str, Any], camera=None):
         zones = Zones.from_config({"default": "tray",
                                    "zone": [{"name": "delorean", "rect": cam["delorean_zone"]}]})
     tray = find_tray(camera) if cam["markers"] and camera is not None else None
-    reader = DiceReader("outatime", profile=cam["profile"] or None, tray=tray, zones=zones)
-    # An empty tray is a reading too: all dice moved onto the DeLorean.
-    return SettleWatcher(reader, Settler(emit_empty=True))
+    profile = cam["profile"] or None
+
+    def reader_for(dice: str):
+        # The owner's profile serves the dice it was taught on; other sets use built-in faces.
+        own = profile if profile and _profile_dice(profile) == dice else None
+        reader = DiceReader(dice, profile=own, tray=tray, zones=zones)
+        # An empty tray is a reading too: all dice moved off it.
+        return SettleWatcher(reader, Settler(emit_empty=True))
+
+    return reader_for
+
+
+def _profile_dice(path: str) -> str | None:
+    from companion.vision.profile import DiceProfile, ProfileError
+
+    try:
+        return DiceProfile.load(path).dice
+    except (ProfileError, OSError) as exc:
+        log.error("dice profile %s: %s", path, exc)
+        return None
 
 
 def find_tray(camera, tries: int = 20):
@@ -95,7 +147,7 @@ def find_tray(camera, tries: int = 20):
     from companion.vision.tray import TrayNotFound, TrayView
 
     reason = "no frame"
-    for _ in range(tries):
+    for _attempt in range(tries):
         try:
             return TrayView.from_frame(camera.read().image)
         except (TrayNotFound, CameraUnavailable, FrameError, EndOfStream) as exc:
@@ -178,10 +230,12 @@ def cmd_run(args) -> int:
         cfg = configuration.load(args.config)
     except configuration.ConfigError as exc:
         raise UserError(str(exc)) from exc
-    journal = Journal(journal_path(args.journal))
+    journal, notice = open_journal(cfg, args.journal)
     t = cfg["table"]
     session = Session(journal, t["players"], pack_loader(cfg), title=t["title"],
-                      options={"first_roll_stalls": t["first_roll_stalls"]})
+                      options=configuration.title_options(cfg))
+    if notice:
+        session.last_error = notice
     lights = open_lights(cfg)
     try:
         buttons = [open_buttons(cfg)]
@@ -190,7 +244,7 @@ def cmd_run(args) -> int:
         buttons = []
     buttons.append(KnobButtons(lights))
     camera = open_camera(cfg)
-    table = Table(session, camera=camera, watcher=open_reader(cfg, camera), buttons=buttons,
+    table = Table(session, camera=camera, readers=open_readers(cfg, camera), buttons=buttons,
                   display=open_display(cfg), lights=lights, notifier=notifier(cfg),
                   fps=cfg["camera"]["fps"],
                   zone="tray" if cfg["camera"]["delorean_zone"] else None)
@@ -237,10 +291,25 @@ def cmd_doctor(args) -> int:
         probe = path / ".doctor"
         probe.write_text("ok")
         probe.unlink()
-        journal = Journal(path / "journal.sqlite3")
-        games = len(journal.games())
-        journal.close()
-        return f"{path} writable, journal has {games} games"
+        return f"{path} writable"
+
+    def journal() -> str:
+        """Every game's checksums, and the backup's: the SD card hands back what was written."""
+        from companion.commands import check_lines
+
+        j = Journal(journal_path(args.journal), backup=cfg["journal"]["backup"] or None)
+        try:
+            lines = check_lines(j)
+            games = len(j.games())
+        finally:
+            j.close()
+        bad = [line for line, damaged in lines if damaged]
+        if bad:
+            raise RuntimeError(" ".join(bad) + " " + _(
+                "The SD card may be failing: copy the state directory off it. With the table "
+                "stopped, `companion journal repair` keeps what can be proven."))
+        return _("{games} games, every checksum holds; {backup}").format(
+            games=games, backup=lines[-1][0])
 
     def disk() -> str:
         path = state_dir()
@@ -299,6 +368,7 @@ def cmd_doctor(args) -> int:
             board.close()
 
     check("state directory", state)
+    check("journal", journal)
     check("disk space", disk)
     check("camera", camera)
     check("display", display)

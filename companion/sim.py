@@ -1,11 +1,15 @@
-"""The simulated game night: the daemon's own table loop with a rendered tray and bot players.
+"""The simulated game night: the daemon's own table loop with bot players (and a rendered tray).
 
-Nothing is short-cut: the bots act like people at the table. They roll dice into a rendered
-tray (the real dice reader reads the frames and waits for them to settle), take the dice they
-use out of the tray (the camera sees them leave), answer the session's proposals with CONFIRM
-when it read what they rolled (or nudge the dice when it did not), and pick from the OLED menus
-with NEXT and CONFIRM. Every action goes through the journal. The OLED frames are shown live in
-the terminal (when there is one) and saved as PNG and GIF.
+Nothing is short-cut: the bots act like people at the table. In a dice game they roll dice into
+a rendered tray (the real dice reader reads the frames and waits for them to settle), take the
+dice they use out of the tray (the camera sees them leave), answer the session's proposals with
+CONFIRM when it read what they rolled (or nudge the dice when it did not); in every game they
+pick from the OLED menus with NEXT and CONFIRM. Every action goes through the journal. The OLED
+frames are shown live in the terminal (when there is one) and saved as PNG and GIF.
+
+``companion demo`` with no title plays the game night: one bot game of each title in turn.
+Each title's seat bots are ``TableBots`` in ``companion/titles/<key>/bots.py`` (a ``SeatBots``);
+a title without its own plays through its menus with its ``bot``.
 """
 
 from __future__ import annotations
@@ -21,13 +25,13 @@ from typing import Any
 import cv2
 import numpy as np
 
-from companion.bots import outatime_bot
+from companion import titles
 from companion.content import demo_pack
+from companion.i18n import _
 from companion.journal import Journal
 from companion.session import Session
 from companion.table import Table
-from companion.titles.api import CHANCE, TERMINAL
-from companion.titles.outatime import rules as outatime
+from companion.titles.api import CHANCE, TERMINAL, Action
 
 BOT_NAMES = ["Marty", "Doc", "Jennifer", "Biff", "Lorraine", "George"]
 
@@ -35,13 +39,18 @@ BOT_NAMES = ["Marty", "Doc", "Jennifer", "Biff", "Lorraine", "George"]
 def register(commands, bench_commands) -> None:
     p = commands.add_parser(
         "demo",
-        help="simulated game night: bots play a whole OUTATIME game (no hardware)",
-        description="A whole OUTATIME game on this machine with the table daemon's own code: "
-        "dice rolled into a rendered tray and read by the real dice reader, the OLED shown "
-        "in the terminal and saved as PNG/GIF, bots pressing the buttons. Uses the demo "
-        "deck (invented card contents). Ends by itself with exit code 0.",
+        help="simulated game night: bots play a whole game of each title (no hardware)",
+        description="Whole games on this machine with the table daemon's own code: dice rolled "
+        "into a rendered tray and read by the real dice reader, the OLED shown in the "
+        "terminal and saved as PNG/GIF, bots pressing the buttons. With no --title, one game "
+        "of each title in turn (frames in a folder per title); with --title, that title's "
+        "game (frames in --out itself). Uses the demo packs (invented contents). Ends by "
+        "itself with exit code 0.",
     )
-    p.add_argument("--players", type=int, default=4, help="2-6 players (default 4)")
+    p.add_argument("--title", choices=titles.keys(),
+                   help="play only this title (default: the game night, every title)")
+    p.add_argument("--players", type=int, default=4,
+                   help="players (default 4; in the game night, as near as each title allows)")
     p.add_argument("--seed", type=int, default=1985, help="dice seed (default 1985)")
     p.add_argument("--journal", help="journal file to record into (default: a temporary one)")
     p.add_argument("--out", default="demo-out",
@@ -61,10 +70,11 @@ class RenderedTray:
     away), then the dice lie still, as at a real table.
     """
 
-    def __init__(self, seed: int, width: int = 640, height: int = 480, moving_frames: int = 2):
+    def __init__(self, seed: int, width: int = 640, height: int = 480, moving_frames: int = 2,
+                 dice: str = "d6"):
         from companion.vision.synth import SyntheticTray
 
-        self.tray = SyntheticTray("outatime", width, height, seed=seed, keep_scene=True)
+        self.tray = SyntheticTray(dice, width, height, seed=seed, keep_scene=True)
         self.faces: list[str] = []
         self.moving_frames = moving_frames
         self._moving = 0
@@ -76,6 +86,10 @@ class RenderedTray:
         self.faces = list(faces)
         self._still, _ = self.tray.render(faces=self.faces)
         self._moving = self.moving_frames
+
+    @property
+    def moving(self) -> bool:
+        return self._moving > 0
 
     def read(self):
         from companion.vision.sources import Frame
@@ -110,10 +124,17 @@ class ScriptedPresses:
         pass
 
 
-class TableBots:
-    """Every seat played by a bot that uses only what a player at the table has."""
+class SeatBots:
+    """Every seat played by a bot that uses only what a player at the table has.
 
-    def __init__(self, session: Session, tray: RenderedTray, presses: ScriptedPresses,
+    This base plays a game through its menus: for each decision it asks the title's ``bot``
+    which action to take and presses NEXT until that action's menu item is selected, then
+    CONFIRM; a chance outcome the table asks for in a menu (a card revealed, a card drawn) is
+    sampled the same way. It also answers proposals and picks the faces of unsure dice. A
+    title's ``TableBots`` adds what players do with their hands (roll dice, move them).
+    """
+
+    def __init__(self, session: Session, tray: RenderedTray | None, presses: ScriptedPresses,
                  players: int, rng: random.Random, humans: bool = False):
         self.session, self.tray, self.presses = session, tray, presses
         self.players = players
@@ -124,6 +145,10 @@ class TableBots:
         self.nudges = 0
         self.by_hand = 0
         self.rolls = 0
+
+    @property
+    def title(self):
+        return titles.get(self.session.title_key)
 
     def act(self) -> None:
         """One move for whoever is to act; the table loop then shows what the camera sees."""
@@ -136,38 +161,63 @@ class TableBots:
         if actor == TERMINAL:
             return
         if self.humans:
-            if prompt.kind == "roll" and actor == CHANCE and self.intent is None:
-                self._roll(match.state.free_dice)
-            elif self.intent is not None and self._mark() != self.intent["state"]:
-                self.intent = None
+            self.act_for_humans(prompt, actor)
             return
         if prompt.kind == "propose":
             self._answer_proposal()
             return
-        if prompt.title.startswith("DIE ") and prompt.title.endswith("WHICH FACE?"):
+        if self.session.unknown is not None:
             self._pick_unknown(prompt)
             return
         if self.intent is not None and self._still_waiting(match):
             return
-        if prompt.kind == "roll" and actor == CHANCE:
-            self._roll(match.state.free_dice)
+        self.decide(prompt, actor)
+
+    # --- what a title's bots refine
+
+    def act_for_humans(self, prompt, actor: str) -> None:
+        """With --keyboard the people decide; the bots only do what hands do (roll dice)."""
+
+    def decide(self, prompt, actor: str) -> None:
+        """Take the actor's decision (or the chance outcome the table asks for) from the menu."""
+        match = self.session.match
+        if actor == CHANCE:
+            action = match.engine.sample_chance(match.state, self.rng)
+        else:
+            action = self.title.bots.bot(match.engine, match.state, self.rng)
+        self.choose(action)
+
+    def choose(self, action: Action) -> None:
+        """Select the menu item that confirms ``action`` and press CONFIRM."""
+        menu = self.session.table.menu()
+        if menu is None or not menu.labels:
             return
-        if actor == CHANCE:  # the deal: pick each card of a random hand from the menu
-            self._deal_pick(prompt)
-            return
-        self._decide(match)
+        index = next((i for i, a in enumerate(menu.actions) if a == [action]), None)
+        if index is None:  # a menu in steps: its items are not actions; take the bot's label
+            label = self.session.table.label(action)
+            index = menu.labels.index(label) if label in menu.labels else 0
+        steps = (index - menu.selected) % len(menu.labels)
+        self.presses.press(*(["next"] * steps), "confirm")
+
+    def fits(self, proposal: list[Action]) -> bool:
+        """Does the session's proposal say what this bot did?"""
+        wanted = self.intent or {}
+        kinds = [a["type"] for a in proposal]
+        if wanted.get("kind") == "roll" and "roll" in kinds:
+            read = next(a["dice"] for a in proposal if a["type"] == "roll")
+            return Counter(map(str, read)) == Counter(map(str, wanted["dice"]))
+        return False
 
     # --- what players do with their hands
 
-    def _roll(self, count: int, decision: str | None = None) -> None:
-        """Roll ``count`` dice into the tray; ``decision`` is the menu item that does the same
-        with the buttons (ROLL AGAIN, DOUBLEBACK), used if the camera cannot read the roll."""
-        rolled = [self.rng.choice(outatime.FACES) for _ in range(count)]
+    def roll(self, faces: list[str], decision: str | None = None) -> None:
+        """Roll dice showing ``faces`` into the tray; ``decision`` is the menu item that does
+        the same with the buttons (ROLL AGAIN, ...), used if the camera cannot read the roll."""
         self.rolls += 1
-        self.intent = {"kind": "roll", "dice": rolled, "state": self._mark(),
+        self.intent = {"kind": "roll", "dice": list(faces), "state": self._mark(),
                        "decision": decision}
         self.tries = 0
-        self.tray.show(rolled)
+        self.tray.show(faces)
 
     def _mark(self) -> int:
         return len(self.session.journal.actions(self.session.match.game))
@@ -183,7 +233,7 @@ class TableBots:
             self.tray.show(self.tray.faces)
             return True
         self.by_hand += 1
-        if self.intent["kind"] == "roll" and self.intent["decision"]:
+        if self.intent["kind"] == "roll" and self.intent.get("decision"):
             # Say with the buttons that the dice are rolled again; that roll is read next.
             self._pick_option(self.session.prompt(), self.intent["decision"])
         elif self.intent["kind"] == "roll":  # enter the roll with the buttons, die by die
@@ -194,61 +244,20 @@ class TableBots:
         return True
 
     def _answer_proposal(self) -> None:
-        proposal = self.session.proposal or []
-        wanted = self.intent or {}
-        kinds = [a["type"] for a in proposal]
-        if wanted.get("kind") == "roll" and "roll" in kinds:
-            read = next(a["dice"] for a in proposal if a["type"] == "roll")
-            fits = Counter(read) == Counter(wanted["dice"])
-        elif wanted.get("kind") == "lock" and kinds == ["lock"]:
-            fits = Counter(proposal[0]["dice"]) == Counter(wanted["dice"])
-        else:
-            fits = False
-        if fits:
+        if self.fits(self.session.proposal or []):
             self.presses.press("confirm")
         else:  # misread: say no, and nudge the dice so the camera looks again
             self.nudges += 1
             self.presses.press("back")
-            self.tray.show(self.tray.faces)
+            if self.tray is not None:
+                self.tray.show(self.tray.faces)
 
     def _pick_unknown(self, prompt) -> None:
         known = Counter(f for f in prompt.dice if f != "?")
         truth = self.intent["dice"] if self.intent else self.tray.faces
-        missing = list((Counter(truth) - known).elements())
+        missing = list((Counter(map(str, truth)) - known).elements())
         target = missing[0] if missing else prompt.options[0]
         self._pick_option(prompt, target)
-
-    def _deal_pick(self, prompt) -> None:
-        self._pick_option(prompt, self.rng.choice(prompt.options))
-
-    def _decide(self, match) -> None:
-        state = match.state
-        action = outatime_bot(outatime, state, self.rng)
-        kind = action["type"]
-        if kind == "lock" and not state.pending:
-            # Take the dice out of the tray; the camera proposes the lock.
-            left = list((Counter(self.tray.faces) - Counter(action["dice"])).elements())
-            self.intent = {"kind": "lock", "dice": list(action["dice"]), "state": self._mark(),
-                           "label": self.session._label(action)}
-            self.tries = 0
-            self.tray.show(left)
-            return
-        if kind == "reroll":
-            self._roll(state.free_dice, "ROLL AGAIN")
-            return
-        if kind == "doubleback":
-            back = sum(1 for f in state.delorean if f in outatime.NUMBERS)
-            self._roll(back, "DOUBLEBACK")
-            return
-        if kind == "end":
-            self.presses.press("end")
-            return
-        prompt = self.session.prompt()
-        if kind == "choose":  # two menus: the Active card, then the Next card
-            card = action["active"] if prompt.title.endswith("ACTIVE CARD") else action["next"]
-            self._pick(f"{card} ")
-            return
-        self._pick_option(prompt, self.session._label(action))  # next card, paradox target
 
     def _pick(self, start: str) -> None:
         prompt = self.session.prompt()
@@ -256,43 +265,66 @@ class TableBots:
                                        prompt.options[0]))
 
     def _pick_option(self, prompt, label: str) -> None:
-        steps = (prompt.options.index(label) - prompt.selected) % len(prompt.options)
+        index = prompt.options.index(label) if label in prompt.options else 0
+        steps = (index - prompt.selected) % len(prompt.options)
         self.presses.press(*(["next"] * steps), "confirm")
 
 
 def cmd_demo(args) -> int:
     from companion.cli import UserError
 
-    if not 2 <= args.players <= 6:
-        raise UserError(f"--players {args.players}: OUTATIME takes 2-6 players")
+    keys = [args.title] if args.title else list(titles.keys())
+    if args.title:
+        facts = titles.get(args.title).facts
+        if not facts.min_players <= args.players <= facts.max_players:
+            raise UserError(f"--players {args.players}: {facts.name} takes "
+                            f"{facts.min_players}-{facts.max_players} players")
+    else:
+        low = min(titles.get(k).facts.min_players for k in keys)
+        high = max(titles.get(k).facts.max_players for k in keys)
+        if not low <= args.players <= high:
+            raise UserError(f"--players {args.players}: the game night takes {low}-{high} "
+                            "players (each title as near as it allows)")
     live = args.live == "on" or (args.live == "auto" and sys.stdout.isatty())
+    ended = True
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(args.journal) if args.journal else Path(tmp) / "demo.sqlite3"
         journal = Journal(path)
         try:
-            result = run_demo(journal, args.players, args.seed, Path(args.out), live=live,
-                              keyboard=args.keyboard)
+            for key in keys:
+                facts = titles.get(key).facts
+                players = min(max(args.players, facts.min_players), facts.max_players)
+                out = Path(args.out) if args.title else Path(args.out) / key
+                result = run_demo(journal, players, args.seed, out, live=live,
+                                  keyboard=args.keyboard, title=key)
+                ended = ended and result["ended"]
         finally:
             journal.close()
-    return 0 if result["winner"] else 1
+    return 0 if ended else 1
 
 
 def run_demo(journal: Journal, players: int, seed: int, out: Path | None, live: bool = False,
-             keyboard: bool = False, stream=None, max_steps: int = 100_000) -> dict[str, Any]:
-    """Play one game night into ``journal``; returns a summary with the winner and numbers."""
+             keyboard: bool = False, stream=None, max_steps: int = 100_000,
+             title: str | None = None) -> dict[str, Any]:
+    """Play one bot game of ``title`` (default: the first title) into ``journal``; returns a
+    summary with the winner and numbers."""
     from companion.buttons import KeyboardButtons
     from companion.display.backends import Display, RecorderDisplay, TerminalDisplay
     from companion.vision.reader import DiceReader
     from companion.vision.settle import Settler, SettleWatcher
 
+    title = title or titles.keys()[0]
+    plugin = titles.get(title)
+    facts = plugin.facts
     stream = stream or sys.stdout
     started = time.perf_counter()
     rng = random.Random(seed)
     names = BOT_NAMES[:players]
-    session = Session(journal, names, lambda title: demo_pack(title), title="outatime")
-    tray = RenderedTray(seed)
+    session = Session(journal, names, lambda key: demo_pack(key), title=title)
+    tray = RenderedTray(seed, dice=facts.dice) if facts.dice else None
     presses = ScriptedPresses()
-    bots = TableBots(session, tray, presses, players, rng, humans=keyboard)
+    bots_class = getattr(plugin.bots, "TableBots", SeatBots)
+    bots = bots_class(session, tray, presses, players, rng, humans=keyboard)
     displays: list[Display] = []
     if out is not None:
         out.mkdir(parents=True, exist_ok=True)
@@ -305,17 +337,17 @@ def run_demo(journal: Journal, players: int, seed: int, out: Path | None, live: 
     if keyboard:
         buttons.append(KeyboardButtons())
     clock = _SimClock()
-    watcher = SettleWatcher(DiceReader("outatime"), Settler(emit_empty=True))
+    watcher = SettleWatcher(DiceReader(facts.dice), Settler(emit_empty=True)) if tray else None
     table = Table(session, camera=tray, watcher=watcher,
                   buttons=buttons, display=_Fanout(displays), fps=10,
                   dwell_s=0.6 if live else 0.0, clock=clock)
-    print(f"OUTATIME - {', '.join(names)} - demo deck (invented cards, not the printed ones)",
-          file=stream)
+    print(_("{title} - {players} - demo deck (invented cards, not the printed ones)").format(
+        title=facts.name, players=", ".join(names)), file=stream)
     table.boot()
     first_frame_s = time.perf_counter() - started
     announced = 0
     latencies: list[float] = []
-    for _ in range(max_steps):
+    for _step in range(max_steps):
         match = session.match
         if match is not None and match.actor() == TERMINAL:
             break
@@ -324,7 +356,7 @@ def run_demo(journal: Journal, players: int, seed: int, out: Path | None, live: 
         before = len(table.updates)
         t0 = time.perf_counter()
         table.step()
-        if table.readings and len(table.updates) > before and tray._moving == 0:
+        if table.readings and len(table.updates) > before and not (tray and tray.moving):
             latencies.append((time.perf_counter() - t0) * 1000)
         clock.advance(0.1)
         if live:
@@ -338,32 +370,46 @@ def run_demo(journal: Journal, players: int, seed: int, out: Path | None, live: 
         announced = len(table.updates)
     table.flush()
     table.close()
-    winner = session.match.engine.winners(session.match.state) if session.match else []
-    actions = len(journal.actions(session.match.game)) if session.match else 0
+    match = session.match
+    ended = match is not None and match.actor() == TERMINAL
+    winner = match.engine.winners(match.state) if match else []
+    actions = len(journal.actions(match.game)) if match else 0
     summary = {
+        "title": title,
+        "ended": ended,
         "winner": winner[0] if winner else None,
+        "winners": list(winner),
         "actions": actions,
         "rolls": bots.rolls,
         "nudges": bots.nudges,
         "by_hand": bots.by_hand,
-        "frames_read": tray.frames,
+        "frames_read": tray.frames if tray else 0,
         "screens": table.frames_shown,
         "first_screen_s": round(first_frame_s, 3),
         "reading_to_screen_ms_median": round(float(np.median(latencies)), 1) if latencies else None,
         "seconds": round(time.perf_counter() - started, 1),
     }
-    who = summary["winner"] or "nobody"
-    print(f"Game over: {who} wins after {actions} recorded actions; the camera read "
-          f"{bots.rolls} rolls and moves ({bots.nudges} nudged after a misread, "
-          f"{bots.by_hand} entered with the buttons).", file=stream)
+    who = ", ".join(winner) if winner else _("nobody")
+    if tray is not None:
+        print(_("Game over: {winner} wins after {actions} recorded actions; the camera read "
+                "{rolls} rolls and moves ({nudges} nudged after a misread, {by_hand} entered "
+                "with the buttons).").format(winner=who, actions=actions, rolls=bots.rolls,
+                                             nudges=bots.nudges, by_hand=bots.by_hand),
+              file=stream)
+    else:
+        print(_("Game over: {winner} wins after {actions} recorded actions.").format(
+            winner=who, actions=actions), file=stream)
     if out is not None:
-        print(f"OLED frames: {out}/frame_*.png and {out}/screens.gif", file=stream)
+        print(_("OLED frames: {out}/frame_*.png and {out}/screens.gif").format(out=out),
+              file=stream)
     return summary
 
 
-def _quiet(table: Table, tray: RenderedTray) -> bool:
+def _quiet(table: Table, tray: RenderedTray | None) -> bool:
     """The bots wait until the camera has looked at the tray as it is now."""
-    return tray._moving == 0 and table.watcher.settler.state in ("settled", "empty", "waiting")
+    if tray is None:
+        return True
+    return not tray.moving and table.watcher.settler.state in ("settled", "empty", "waiting")
 
 
 class _SimClock:
@@ -410,6 +456,11 @@ def register_bench(bench_commands) -> None:
     b.set_defaults(handler=cmd_bench_table)
 
 
+def _dice_title() -> str:
+    """The first title whose dice the camera reads: the table's camera path is measured on it."""
+    return next(k for k in titles.keys() if titles.get(k).facts.dice)
+
+
 def _rss_mb() -> float:
     with open("/proc/self/status") as status:
         for line in status:
@@ -426,12 +477,13 @@ def cmd_bench_table(args) -> int:
     say = (lambda *a: None) if args.json else print
     result: dict[str, Any] = {}
 
+    dice_title = _dice_title()
     # Cold start: a fresh `companion run` until its first OLED frame is on disk.
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(tmp) / "frames"
         config = Path(tmp) / "config.toml"
         config.write_text(
-            '[table]\ntitle = "outatime"\npack = "demo"\n[camera]\nsource = "synthetic"\n'
+            f'[table]\ntitle = "{dice_title}"\npack = "demo"\n[camera]\nsource = "synthetic"\n'
             f'[display]\ndriver = "recorder"\nout = "{out}"\n[buttons]\nbackend = "none"\n'
             '[lights]\nport = ""\n')
         env = {**os.environ, "COMPANION_HOME": tmp}
@@ -450,7 +502,7 @@ def cmd_bench_table(args) -> int:
 
     # One bot game night in this process: roll-to-screen time and frames read.
     journal = Journal(":memory:")
-    summary = run_demo(journal, 4, 1985, None, stream=open(os.devnull, "w"))
+    summary = run_demo(journal, 4, 1985, None, stream=open(os.devnull, "w"), title=dice_title)
     journal.close()
     result["settled_roll_to_screen_ms_median"] = summary["reading_to_screen_ms_median"]
     result["demo_game_s"] = summary["seconds"]
@@ -471,14 +523,17 @@ def cmd_bench_table(args) -> int:
 
 def _idle_cpu(seconds: float) -> float:
     from companion.display.backends import DummyDisplay
+    from companion.vision.faces import face_set
     from companion.vision.reader import DiceReader
     from companion.vision.settle import Settler, SettleWatcher
 
-    tray = RenderedTray(5, 1280, 720)
-    tray.show(["flux", "2", "3", "4", "5", "88"])
-    session = Session(Journal(":memory:"), ["Ana", "Ben"], demo_pack, title="outatime")
+    title = _dice_title()
+    dice = titles.get(title).facts.dice
+    tray = RenderedTray(5, 1280, 720, dice=dice)
+    tray.show(list(face_set(dice).faces)[:6])
+    session = Session(Journal(":memory:"), ["Ana", "Ben"], demo_pack, title=title)
     table = Table(session, camera=tray, display=DummyDisplay(), fps=8,
-                  watcher=SettleWatcher(DiceReader("outatime"), Settler(emit_empty=True)))
+                  watcher=SettleWatcher(DiceReader(dice), Settler(emit_empty=True)))
     table.boot()
     end = time.monotonic() + 2
     while time.monotonic() < end:  # let the dice settle and be read once
@@ -502,7 +557,8 @@ def _soak(hours: float, say) -> dict[str, Any]:
     started = time.perf_counter()
     while simulated < table_seconds:
         journal = Journal(":memory:")
-        summary = run_demo(journal, 4, 7000 + seed, None, stream=open("/dev/null", "w"))
+        summary = run_demo(journal, 4, 7000 + seed, None, stream=open("/dev/null", "w"),
+                           title=_dice_title())
         journal.close()
         games += 1
         seed += 1

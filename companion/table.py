@@ -3,6 +3,10 @@
 ``Table.step()`` does one pass: looks at a camera frame when one is due, reads the buttons and
 the light board's knob, feeds the session, and shows what it says. Everything it drives sits
 behind a small interface, so the same loop runs the Pi at game night, the simulator and tests.
+
+The loop knows no title: the dice reader it uses is the one for the face set of the title in
+play (``readers(dice_set)`` makes it, once per set; a title without dice leaves the camera
+idle), and the screens come from the title's ``screens`` part.
 """
 
 from __future__ import annotations
@@ -16,8 +20,8 @@ from typing import Any
 import cv2
 import numpy as np
 
+from companion import titles
 from companion.display import screens as s
-from companion.display.sequence import lock_summary, screens_for
 from companion.i18n import _
 from companion.session import Prompt, Session, Update
 from companion.vision.sources import CameraUnavailable, EndOfStream, FrameError
@@ -25,8 +29,7 @@ from companion.vision.sources import CameraUnavailable, EndOfStream, FrameError
 log = logging.getLogger("companion.table")
 
 PLAYER_COLOURS = ["red", "blue", "green", "yellow", "purple", "orange"]
-LIGHT_EFFECTS = {"ripple": "ripple", "stall": "stall", "paradox": "paradox", "win": "win",
-                 "complete": "ripple"}
+LIGHT_EFFECTS = {"win": "win"}  # a title's screens part may name more (LIGHT_EFFECTS)
 
 
 @dataclass
@@ -61,10 +64,14 @@ class QuietGate:
 class Table:
     def __init__(self, session: Session, camera=None, watcher=None, buttons=(), display=None,
                  lights=None, notifier=None, fps: float = 8.0, dwell_s: float = 1.2,
-                 zone: str | None = None, clock=time.monotonic):
+                 zone: str | None = None, clock=time.monotonic, readers=None):
+        """``readers(dice_set)`` makes the settle watcher for a face set; ``watcher`` alone is
+        used for every set (tests, a table with one kind of dice)."""
         self.session = session
         self.camera = camera
-        self.watcher = watcher
+        self._readers = readers
+        self._watchers: dict[str | None, Any] = {}
+        self._fixed_watcher = watcher
         self.buttons = list(buttons)
         self.display = display
         self.lights = lights
@@ -86,11 +93,29 @@ class Table:
 
     # ------------------------------------------------------------------ life cycle
 
+    @property
+    def watcher(self):
+        """The settle watcher for the dice of the title in play (None: no dice to read)."""
+        if self._fixed_watcher is not None or self._readers is None:
+            return self._fixed_watcher
+        dice = self.session.dice_set()
+        if dice is None:
+            return None
+        if dice not in self._watchers:
+            self._watchers[dice] = self._readers(dice)
+        return self._watchers[dice]
+
+    def _title(self):
+        key = self.session.title_key
+        return titles.get(key) if key else None
+
     def boot(self) -> None:
-        self._show_now([Shown(s.boot(), self.dwell_s)])
+        title = self._title()
+        plate = title.facts.name.upper() if title and self.session.fixed_title else None
+        self._show_now([Shown(s.boot(plate=plate) if plate else s.boot(), self.dwell_s)])
         if self.lights is not None:
             self.lights.steady()
-        self.handle(self.session._update([]))
+        self.handle(self.session.update([]))
         self._notify("READY=1", "STATUS=table ready")
 
     def close(self) -> None:
@@ -118,6 +143,9 @@ class Table:
             self._notify("WATCHDOG=1")
 
     def _camera_step(self) -> None:
+        watcher = self.watcher
+        if watcher is None:
+            return  # the game in play has no dice for the camera
         try:
             frame = self.camera.read()
         except CameraUnavailable as exc:
@@ -138,8 +166,8 @@ class Table:
             return  # nothing moved since the last reading: no need to read again
         if not self._settled:
             self.gate.changed(image)  # keep the gate's picture of the tray current
-        reading = self.watcher.feed(image)
-        self._settled = self.watcher.settler.state in ("settled", "empty")
+        reading = watcher.feed(image)
+        self._settled = watcher.settler.state in ("settled", "empty")
         if reading is not None:
             self.readings += 1
             if reading.extra.get("seen") is not None:
@@ -175,9 +203,11 @@ class Table:
 
     def _frames(self, update: Update, view: dict[str, Any]) -> list[Shown]:
         frames: list[Shown] = []
+        title = self._title() if self.session.match else None
         if update.effects:
-            if view:
-                frames += [Shown(img, self.dwell_s) for img in screens_for(view, update.effects)]
+            if view and title is not None:
+                named = title.screens.named_screens_for(view, update.effects)
+                frames += [Shown(img, self.dwell_s) for _name, img in named]
             else:
                 frames += [Shown(s.notice(e["text"]), self.dwell_s) for e in update.effects]
         if update.error:
@@ -186,21 +216,14 @@ class Table:
         return frames
 
     def prompt_screen(self, prompt: Prompt, view: dict[str, Any]):
+        title = self._title() if self.session.match else None
+        if title is not None:
+            image = title.screens.prompt_screen(prompt, view, self.session)
+            if image is not None:
+                return image
         if prompt.kind == "menu":
             return s.menu(prompt.title, prompt.options or ["(nothing to choose)"],
                           prompt.selected)
-        if prompt.kind == "place":
-            return s.menu(prompt.title, prompt.options, prompt.selected)
-        if prompt.kind == "roll":
-            return s.turn(view.get("turn") or "", view.get("free_dice", 6),
-                          bool(view.get("doubleback")))
-        if prompt.kind == "propose":
-            summary = lock_summary(self.session.proposal_effects)
-            if summary:
-                return s.lock(**summary)
-            roll = next((a["dice"] for a in self.session.proposal or []
-                         if a["type"] == "roll"), prompt.dice)
-            return s.roll(roll, view.get("turn"))
         if prompt.kind == "over":
             return s.winner(view.get("winner") or prompt.title)
         return s.notice(prompt.title, *prompt.lines[:1])
@@ -240,8 +263,11 @@ class Table:
     def _cue_lights(self, update: Update, view: dict[str, Any]) -> None:
         if self.lights is None:
             return
+        title = self._title() if self.session.match else None
+        lights = {**LIGHT_EFFECTS, **getattr(title.screens if title else None,
+                                              "LIGHT_EFFECTS", {})}
         for effect in update.effects:
-            name = LIGHT_EFFECTS.get(effect["kind"])
+            name = lights.get(effect["kind"])
             if name:
                 self.lights.effect(name)
             if effect["kind"] == "turn" and view:

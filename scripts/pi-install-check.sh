@@ -6,9 +6,9 @@
 #
 #   sudo scripts/pi-install-check.sh [ROOT]      ROOT defaults to /tmp/companion-arm64
 #
-# Needs root (chroot, mounts) and network. The first run builds the root with
-# /work/shared/tools/arm64-root (set ARM64_ROOT to use another copy), 9-20 minutes; later runs
-# reuse it and take about 9 minutes (pip under emulation). Not part of the test suite: too slow.
+# Needs root (chroot, mounts) and network. The first run builds the root with scripts/arm64-root
+# (debootstrap and qemu-user-static), 9-20 minutes; later runs reuse it and take about 9 minutes
+# (pip under emulation). Not part of the test suite: too slow.
 #
 # What it cannot check: Raspberry Pi's own apt repository (archive.raspberrypi.com) is not
 # reachable from a plain Debian root, so python3-picamera2, python3-libcamera and python3-lgpio
@@ -18,15 +18,14 @@
 set -euo pipefail
 
 ROOT=${1:-/tmp/companion-arm64}
-TOOL=${ARM64_ROOT:-/work/shared/tools/arm64-root}
 REPO=$(cd "$(dirname "$0")/.." && pwd)
+TOOL=$REPO/scripts/arm64-root
 SRC=/opt/companion/src
 VENV=/opt/companion/venv
 t0=$(date +%s)
 step() { printf '\n== %s (%ds)\n' "$*" "$(($(date +%s) - t0))"; }
 
 [[ $(id -u) == 0 ]] || { echo "run as root (chroot and mounts)" >&2; exit 2; }
-[[ -x $TOOL ]] || { echo "arm64-root tool not found at $TOOL (set ARM64_ROOT)" >&2; exit 2; }
 
 step "arm64 bookworm root at $ROOT (built once: 9-20 min)"
 "$TOOL" build "$ROOT"

@@ -13,13 +13,14 @@ from pathlib import Path
 
 import pytest
 
-from companion.bots import outatime_bot, play
+from companion.bots import play
 from companion.cli import main
 from companion.content import demo_pack, owner_pack, owner_pack_path
 from companion.journal import Journal
 from companion.match import replay
 from companion.titles.api import RuleError
 from companion.titles.outatime import rules as outatime
+from companion.titles.outatime.bots import bot as outatime_bot
 
 ROOT = Path(__file__).resolve().parents[1]
 NAMES = ["Ana", "Ben", "Cat"]
@@ -332,8 +333,8 @@ def test_owner_cards_play_through_replay(tmp_path, capsys, companion_home):
 def test_demo_prints_a_winner_and_journal_list_export(tmp_path, capsys, companion_home):
     path = tmp_path / "night.sqlite3"
     frames = tmp_path / "frames"
-    assert main(["demo", "--players", "3", "--seed", "7", "--journal", str(path),
-                 "--out", str(frames)]) == 0
+    assert main(["demo", "--title", "outatime", "--players", "3", "--seed", "7",
+                 "--journal", str(path), "--out", str(frames)]) == 0
     out = capsys.readouterr().out
     assert "demo deck (invented cards" in out
     last = next(line for line in out.splitlines() if line.startswith("Game over: "))
@@ -366,11 +367,11 @@ def test_demo_prints_a_winner_and_journal_list_export(tmp_path, capsys, companio
 
 def test_demo_is_reproducible_and_checks_players(tmp_path, capsys, companion_home, memory_tmp):
     out = str(tmp_path / "frames")
-    assert main(["demo", "--players", "2", "--seed", "3", "--out", out]) == 0
+    assert main(["demo", "--title", "outatime", "--players", "2", "--seed", "3", "--out", out]) == 0
     first = capsys.readouterr().out
-    assert main(["demo", "--players", "2", "--seed", "3", "--out", out]) == 0
+    assert main(["demo", "--title", "outatime", "--players", "2", "--seed", "3", "--out", out]) == 0
     assert capsys.readouterr().out == first
-    assert main(["demo", "--players", "7"]) == 2
+    assert main(["demo", "--title", "outatime", "--players", "7"]) == 2
     assert "2-6 players" in capsys.readouterr().err
 
 

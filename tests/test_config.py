@@ -84,14 +84,28 @@ def test_the_delorean_zone_is_a_rectangle_in_tray_fractions(tmp_path):
 
 
 def test_the_daemon_sorts_dice_into_the_rolling_area_and_the_delorean_zone(tmp_path):
-    from companion.daemon import open_reader
+    from companion.daemon import open_readers
     from companion.vision.synth import SyntheticTray
 
     cfg = config.load(write(tmp_path, "[camera]\ndelorean_zone = [0.5, 0.0, 1.0, 1.0]\n"))
-    watcher = open_reader(cfg)
+    watcher = open_readers(cfg)("outatime")
     image, truth = SyntheticTray("outatime", seed=4).render(n_dice=6)
     dice = watcher.reader.read(image)
     width = image.shape[1]
     for die in dice:
         assert die.zone == ("delorean" if die.x / width >= 0.5 else "tray")
     assert {d.zone for d in dice} <= {"tray", "delorean"}
+
+
+def test_title_options_have_a_section_per_title_and_an_older_table_key_still_counts(tmp_path):
+    cfg = config.defaults()
+    assert cfg["outatime"] == {"first_roll_stalls": False}
+    assert "first_roll_stalls" not in cfg["table"]
+    new = config.load(write(tmp_path, "[outatime]\nfirst_roll_stalls = true\n"))
+    old = config.load(write(tmp_path, "[table]\nfirst_roll_stalls = true\n"))
+    assert config.title_options(new) == config.title_options(old)
+    assert config.title_options(new)["outatime"] == {"first_roll_stalls": True}
+    with pytest.raises(config.ConfigError, match=r"\[outatime\] first_roll_stalls"):
+        config.load(write(tmp_path, "[outatime]\nfirst_roll_stalls = 3\n"))
+    with pytest.raises(config.ConfigError, match=r"\[outatime\] unknown key 'first_rolls'"):
+        config.load(write(tmp_path, "[outatime]\nfirst_rolls = true\n"))

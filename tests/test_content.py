@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from companion.bots import outatime_bot, play, random_bot
+from companion.bots import play, random_bot
 from companion.content import (
     PackError,
     demo_pack,
@@ -23,6 +23,7 @@ from companion.journal import Journal
 from companion.match import Match
 from companion.titles.api import RuleError
 from companion.titles.outatime import rules as outatime
+from companion.titles.outatime.bots import bot as outatime_bot
 
 HEAD = '[pack]\ntitle = "outatime"\nname = "test"\nsource = "{source}"\n'
 

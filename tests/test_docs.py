@@ -26,7 +26,7 @@ def test_outatime_worked_example_in_the_docs_is_the_file_and_replays(capsys):
 
 def test_every_rules_decision_names_a_test_that_exists():
     notes = (ROOT / "docs/rules/outatime.md").read_text()
-    tests = (ROOT / "tests/test_outatime_rules.py").read_text()
+    tests = (ROOT / "tests/titles/outatime/test_rules.py").read_text()
     named = re.findall(r"`(test_[a-z0-9_]+)`", notes)
     assert len(named) >= 18
     missing = [name for name in named if f"def {name}(" not in tests]

@@ -9,12 +9,13 @@ import sqlite3
 
 import pytest
 
-from companion.bots import outatime_bot, play
+from companion.bots import play
 from companion.content import demo_pack
 from companion.journal import Journal, JournalError
 from companion.match import Match, ReplayError, replay
 from companion.titles.api import RuleError
 from companion.titles.outatime import rules as outatime
+from companion.titles.outatime.bots import bot as outatime_bot
 
 NAMES = ["Ana", "Ben", "Cat", "Dan"]
 
@@ -312,4 +313,28 @@ def test_resume_after_a_crash_between_the_winning_action_and_the_finish_mark(tmp
     assert [g["finished"] is not None for g in journal.games()] == [False, True]
     journal.finish(older.game)
     assert Match.resume(journal) is None
+    journal.close()
+
+
+def test_a_journal_written_before_titles_became_plug_ins_opens_and_resumes(tmp_path):
+    """tests/data/journal-before-titles.sqlite3 was written by the version whose OUTATIME engine
+    lived in companion/games/: one finished game, one unfinished (with an undo and a redo)."""
+    import json
+    import shutil
+    from pathlib import Path
+
+    from companion.content import demo_pack
+    from companion.session import Session
+
+    data = Path(__file__).parent / "data"
+    path = tmp_path / "journal.sqlite3"
+    shutil.copy(data / "journal-before-titles.sqlite3", path)
+    expected = json.loads((data / "journal-before-titles.expected.json").read_text())
+    journal = Journal(path)
+    assert Match(journal, 1).state.winner == expected["finished_winner"]
+    session = Session(journal, ["Ana", "Ben", "Cy"], demo_pack, title="outatime")
+    assert session.match is not None and session.match.game == 2
+    assert json.loads(json.dumps(session.match.to_json())) == expected["unfinished_state"]
+    assert json.loads(json.dumps(session.match.view())) == expected["unfinished_view"]
+    assert session.prompt().kind == "roll"
     journal.close()

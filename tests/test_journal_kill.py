@@ -19,11 +19,12 @@ from pathlib import Path
 
 import pytest
 
-from companion.bots import outatime_bot, play
+from companion.bots import play
 from companion.content import demo_pack
 from companion.journal import Journal
 from companion.match import Match
 from companion.titles.outatime import rules as outatime
+from companion.titles.outatime.bots import bot as outatime_bot
 
 HELPER = Path(__file__).parent / "helpers" / "kill_player.py"
 ROOT = Path(__file__).resolve().parents[1]

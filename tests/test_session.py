@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import pytest
-from outatime_table import DEFAULT_STEPS, KIND, OTHER_STEPS
+from titles.outatime.positions import DEFAULT_STEPS, KIND, OTHER_STEPS
 
 from companion.content import Pack
 from companion.journal import Journal

@@ -200,8 +200,9 @@ def test_the_table_passes_the_count_on_and_shows_a_count_that_differs(monkeypatc
     notices = []
     monkeypatch.setattr("companion.table.s.notice",
                         lambda *text: notices.append(text) or "screen")
-    table, clock = make_table(FlakyCamera(down=range(0)))
-    table.watcher = Watcher()
+    session = Session(Journal(":memory:"), ["Ana", "Ben"], demo_pack, title="outatime")
+    table = Table(session, camera=FlakyCamera(down=range(0)), display=DummyDisplay(),
+                  watcher=Watcher(), dwell_s=0.0, clock=Clock())
     table.expect_dice(2)
     assert table.watcher.expected == 2
     table._camera_step()

@@ -2,7 +2,7 @@
 
     >>> from companion.display import open_display, screens
     >>> with open_display({"backend": "dummy"}) as oled:
-    ...     oled.show(screens.turn("Ana"))
+    ...     oled.show(screens.notice("ANA", "ROLL!"))
     True
 
 See ``docs/display.md``.
@@ -21,7 +21,6 @@ from companion.display.backends import (
     open_display,
     to_text,
 )
-from companion.display.sequence import lock_summary, named_screens_for, screens_for
 
 __all__ = [
     "BACKENDS",
@@ -33,9 +32,6 @@ __all__ = [
     "LumaDisplay",
     "RecorderDisplay",
     "TerminalDisplay",
-    "lock_summary",
-    "named_screens_for",
     "open_display",
-    "screens_for",
     "to_text",
 ]

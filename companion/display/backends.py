@@ -3,8 +3,8 @@
 Chosen by config the way gpiozero picks a pin factory (``[display]`` table of the TOML config)::
 
     >>> d = open_display({"backend": "dummy"})
-    >>> from companion.display.screens import turn
-    >>> d.show(turn("Ana"))
+    >>> from companion.display.screens import notice
+    >>> d.show(notice("ANA", "ROLL!"))
     True
     >>> d.close()
 

@@ -19,12 +19,49 @@ from __future__ import annotations
 
 from collections.abc import Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
+from dataclasses import dataclass
 from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
-WIDTH, HEIGHT = 128, 64
+WIDTH, HEIGHT = 128, 64  # the default panel; screens ask the painter (p.width, p.height)
 MODE = "1"
+
+
+@dataclass(frozen=True)
+class Panel:
+    """A panel's size in pixels and how tall one pixel is (mm), for the readability rule."""
+
+    width: int = WIDTH
+    height: int = HEIGHT
+    pitch_mm: float = 55.01 / 128  # the 2.42" SSD1309 recommended in hardware/README.md
+
+
+TABLE_MAIN_MM = 6.0  # the main line of a screen the whole table reads: capitals this tall
+TABLE_OTHER_MM = 4.0  # every other word on such a screen
+
+_panel: ContextVar[Panel] = ContextVar("panel", default=Panel())  # noqa: B039 - frozen
+
+
+def panel() -> Panel:
+    """The panel screens are drawn for now."""
+    return _panel.get()
+
+
+@contextmanager
+def using(new: Panel) -> Iterator[Panel]:
+    """Draw screens for ``new`` inside the block (tests, ``companion screens``)."""
+    token = _panel.set(new)
+    try:
+        yield new
+    finally:
+        _panel.reset(token)
+
+
+def set_panel(new: Panel) -> None:
+    """Draw screens for ``new`` from now on (the daemon, from the config)."""
+    _panel.set(new)
 
 SMALL = 10  # details: at most ~21 characters a line
 MEDIUM = 14
@@ -84,8 +121,8 @@ def wrap(text: str, width: int, size: int, bold: bool = False) -> list[str]:
 
     >>> wrap("the flux must go on the DeLorean", 124, SMALL)
     ['the flux must go on the', 'DeLorean']
-    >>> wrap("OUTATIME", 30, SMALL)
-    ['OUT-', 'ATIME']
+    >>> wrap("GIGAWATTS", 30, SMALL)
+    ['GIGA-', 'WAT-', 'TS']
     """
     lines: list[str] = []
     for paragraph in text.split("\n"):
@@ -141,14 +178,18 @@ def shorten(text: str, width: int, size: int, bold: bool = False) -> str:
 class Painter:
     """An ``ImageDraw`` that places text by its cap top and records every text box drawn.
 
-    ``boxes`` lists ``(text, (x0, y0, x1, y1))`` so tests can check nothing left the panel.
+    ``boxes`` lists ``(text, (x0, y0, x1, y1))`` so tests can check nothing left the panel;
+    ``caps`` lists ``(text, capital height in pixels)`` for the readability rule. ``width`` and
+    ``height`` are the panel's: lay screens out by them, not by fixed numbers.
     """
 
     def __init__(self, image: Image.Image):
         self.image = image
+        self.width, self.height = image.size
         self.draw = ImageDraw.Draw(image)
         self.draw.fontmode = "1"  # no anti-aliasing on a 1-bit panel
         self.boxes: list[tuple[str, tuple[int, int, int, int]]] = []
+        self.caps: list[tuple[str, int]] = []
 
     def text(
         self, xy: tuple[int, int], text: str, size: int = SMALL, bold: bool = False, fill: int = 1
@@ -165,6 +206,7 @@ class Painter:
         box = tuple(int(v) for v in box)
         if text.strip():
             self.boxes.append((text, box))
+            self.caps.append((text, cap_height(size)))
         return box
 
     def center(
@@ -175,9 +217,10 @@ class Painter:
         bold: bool = False,
         fill: int = 1,
         x0: int = 0,
-        x1: int = WIDTH,
+        x1: int | None = None,
     ) -> tuple[int, int, int, int]:
-        """Draw ``text`` centred between ``x0`` and ``x1``."""
+        """Draw ``text`` centred between ``x0`` and ``x1`` (default: the panel's width)."""
+        x1 = self.width if x1 is None else x1
         w = text_width(text, size, bold)
         return self.text((x0 + max(0, (x1 - x0 - w) // 2), y), text, size, bold, fill)
 
@@ -205,11 +248,31 @@ class Painter:
 @contextmanager
 def frame() -> Iterator[Painter]:
     """A blank panel to draw on, like luma's ``canvas``; the image is ``painter.image``."""
-    painter = Painter(Image.new(MODE, (WIDTH, HEIGHT), 0))
+    size = panel()
+    painter = Painter(Image.new(MODE, (size.width, size.height), 0))
     yield painter
     painter.image.info["text_boxes"] = list(painter.boxes)
+    painter.image.info["text_caps"] = list(painter.caps)
 
 
 def text_boxes(image: Image.Image) -> list[tuple[str, tuple[int, int, int, int]]]:
     """The text boxes a screen recorded (empty for an image not drawn by a screen)."""
     return list(image.info.get("text_boxes", []))
+
+
+def readability_problems(image: Image.Image, where: Panel | None = None) -> list[str]:
+    """Why a screen the whole table must read is too small on ``where`` (default: the current
+    panel): its largest words under TABLE_MAIN_MM, or other words under TABLE_OTHER_MM."""
+    where = where or panel()
+    caps = list(image.info.get("text_caps", []))
+    if not caps:
+        return []  # a picture without words (an animation frame)
+    out = []
+    biggest = max(c for _, c in caps)
+    if biggest * where.pitch_mm < TABLE_MAIN_MM - 1e-9:
+        out.append(f"main line {biggest} px = {biggest * where.pitch_mm:.1f} mm "
+                   f"(< {TABLE_MAIN_MM} mm)")
+    for text, cap in caps:
+        if cap * where.pitch_mm < TABLE_OTHER_MM - 1e-9:
+            out.append(f"{text!r} {cap} px = {cap * where.pitch_mm:.1f} mm (< {TABLE_OTHER_MM} mm)")
+    return out

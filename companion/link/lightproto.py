@@ -2,8 +2,8 @@
 """The light-board line protocol, shared by the host and the Pico firmware.
 
 This one file runs unchanged under CPython (``companion.link.lightproto``) and under MicroPython
-(``firmware/lightproto.py`` is a byte-for-byte copy; a test checks that they match). So it uses
-only what both have: no ``typing``, no f-strings, no ``bytes.decode`` on untrusted input.
+(the deploy step copies it onto the Pico beside the firmware; see firmware/README.md). So it
+uses only what both have: no ``typing``, no f-strings, no ``bytes.decode`` on untrusted input.
 
 A frame is one ASCII line (see docs/light-protocol.md)::
 

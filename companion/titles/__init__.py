@@ -32,6 +32,9 @@ from companion.titles.api import Facts, RuleError
 # key -> package. The order is the order of the title menu and of the game night.
 REGISTRY: dict[str, str] = {
     "outatime": "companion.titles.outatime",
+    "back_in_time": "companion.titles.back_in_time",
+    "timeline": "companion.titles.timeline",
+    "eras": "companion.titles.eras",
 }
 
 PARTS = ("rules", "content", "table", "screens", "bots", "dice", "bench")

@@ -34,7 +34,7 @@ class Score:
     mistakes: list[dict] = field(default_factory=list)
 
     def add(self, item: LabeledImage, dice: Iterable[Die], ms: float) -> None:
-        from .dataset import match_blobs
+        from .labeled import match_blobs
 
         dice = list(dice)
         blobs = [Blob(d.x, d.y, d.w, d.h, 0.0) for d in dice]

@@ -36,13 +36,6 @@ from .sources import CameraUnavailable, EndOfStream, FrameSource
 EXEMPLARS = 4  # samples kept besides the mean, per face
 COPIES = 16  # jittered crops per labelled die for the learned classifier (8 read 2 of 339
 # dice of an unfamiliar symbol set wrong, 16 none: `companion bench vision-targets`)
-# Face networks whose features the learned classifier reads: the d6 network learned from
-# thousands of real dice; a rendered set's own network knows its kind of marks. The OUTATIME
-# network, taught numerals and emblems, also lets a d6 profile tell a logo on the six from a
-# single pip (see docs/vision.md); one turn of its features is enough there, and cheaper.
-FEATURES = {"d6": "d6_faces+outatime_faces", "outatime": "d6_faces+outatime_faces",
-            "back_in_time": "d6_faces+back_in_time_faces"}
-HEAD_TURNS = {"d6": {"outatime_faces": [0]}}  # networks read at other turns than (0, 2)
 
 
 class CalibrationError(ValueError):
@@ -126,7 +119,8 @@ def learn_head(dice: str, samples: dict[str, list[np.ndarray]],
                negatives: list[np.ndarray]) -> dict | None:
     """Teach the linear classifier on face crops (and "none" crops); None without the
     face networks' features files."""
-    names, turns = FEATURES[dice], HEAD_TURNS.get(dice)
+    fs = FACE_SETS[dice]  # the face networks whose features the learned classifier reads
+    names, turns = fs.features, (dict(fs.head_turns) or None)
     if not all((MODELS / f"{n}.features.onnx").exists() for n in names.split("+")):
         return None
     net = FeatureNet(names, turns)

@@ -25,7 +25,7 @@ import numpy as np
 
 from .detect import Blob, Detection, find_dice, obstruction_share, refine_blob
 from .dnn import read_onnx
-from .labeled import LabeledImage
+from .labeled import LabeledImage, match_blobs
 from .profile import ProfileError
 
 MODEL = Path(__file__).with_name("models") / "dice_centres.onnx"
@@ -331,8 +331,6 @@ def _fit_focal(x: np.ndarray, centre: np.ndarray, heat: np.ndarray, weight: np.n
 
 def _found_extra(blobs: list[Blob], item: LabeledImage) -> np.ndarray:
     """Labelled dice found, and detections no label (nor ignore box) explains."""
-    from .dataset import match_blobs
-
     matched, unmatched = match_blobs(blobs, item.boxes)
     extra = sum(not any(g.contains(blobs[i].cx, blobs[i].cy, 0.1) for g in item.ignore)
                 for i in unmatched)

@@ -86,9 +86,9 @@ class TemplateClassifier:
     """Match crops against a profile's templates.
 
     >>> from companion.vision.defaults import default_profile
-    >>> clf = TemplateClassifier(default_profile("outatime"))
+    >>> clf = TemplateClassifier(default_profile("d6"))
     >>> sorted(clf.faces)
-    ['2', '3', '4', '5', '88', 'flux']
+    ['1', '2', '3', '4', '5', '6']
     """
 
     def __init__(self, profile: DiceProfile) -> None:

@@ -14,37 +14,11 @@ import numpy as np
 
 from .centres import locate_dice
 from .crops import die_crop
-from .detect import Blob
-from .labeled import Box, LabeledImage
+from .labeled import Box, LabeledImage, match_blobs  # noqa: F401 - match_blobs kept here too
 
 CROP = 32  # classifier input side in pixels
 MARGIN = 1.15  # crop side as a multiple of the die side: the whole top face plus a rim
 NONE = "none"  # class of crops that are not a die (tray marks, holes, wall pieces)
-
-
-def match_blobs(blobs: Iterable[Blob], boxes: Iterable[Box], margin: float = 0.1
-                ) -> tuple[dict[int, int], list[int]]:
-    """Greedy match of blob centres to labelled boxes (nearest centre inside the box).
-
-    Returns {blob index: box index} and the indices of unmatched blobs.
-    """
-    blobs, boxes = list(blobs), list(boxes)
-    pairs = []
-    for i, b in enumerate(blobs):
-        for j, bx in enumerate(boxes):
-            if bx.contains(b.cx, b.cy, margin):
-                pairs.append((np.hypot(b.cx - bx.cx, b.cy - bx.cy), i, j))
-    pairs.sort()
-    used_b: set[int] = set()
-    used_x: set[int] = set()
-    out: dict[int, int] = {}
-    for _, i, j in pairs:
-        if i in used_b or j in used_x:
-            continue
-        out[i] = j
-        used_b.add(i)
-        used_x.add(j)
-    return out, [i for i in range(len(blobs)) if i not in used_b]
 
 
 def jittered_crop(image: np.ndarray, cx: float, cy: float, side: float, angle: float,

@@ -1,5 +1,9 @@
 """Face sets the reader knows, and simple glyphs to draw their faces.
 
+Plain six-sided pip dice (``d6``) are the reader's own; every other face set is declared by the
+title whose dice it is (``companion/titles/<key>/dice.py`` holds ``FACE_SET``), found through the
+title registry the first time ``FACE_SETS`` is read.
+
 The glyphs are this project's own plain drawings (pips, numerals, a Y-shaped emblem, an
 arrow, a star, a heart, ...). They are NOT the art printed on the published dice; they exist
 so the synthetic renderer, the tests and the default profiles have something honest to use.
@@ -8,6 +12,7 @@ Real dice are taught to the reader with ``companion calibrate dice``.
 
 from __future__ import annotations
 
+from collections.abc import Callable, Iterator, Mapping
 from dataclasses import dataclass, field
 
 import cv2
@@ -18,21 +23,29 @@ Colour = tuple[int, int, int]  # BGR, as OpenCV uses
 
 @dataclass(frozen=True)
 class FaceSet:
-    """The faces a kind of die can show.
+    """The faces a kind of die can show, and how the project draws them.
 
     ``die_faces`` maps a die colour to the six faces printed on that die (for sets where dice
-    differ by colour); ``colours`` gives the nominal body colour of each die colour.
+    differ by colour); ``colours`` gives the nominal body colour of each die colour. ``draw``
+    draws one face glyph (``draw(img, face, ink, style)``) in the ``styles`` the renderer and the
+    built-in profile use. ``features`` names the face networks whose features a profile taught
+    on such dice reads (``+``-joined), ``head_turns`` the quarter turns a network is read at when
+    not (0, 2).
 
-    >>> FACE_SETS["outatime"].faces
-    ('flux', '2', '3', '4', '5', '88')
-    >>> FACE_SETS["back_in_time"].faces_of("love")
-    ('love', 'love', 'love', 'wild', 'wild', 'biff')
+    >>> FACE_SETS["d6"].faces
+    ('1', '2', '3', '4', '5', '6')
+    >>> FACE_SETS["d6"].faces_of(None)
+    ('1', '2', '3', '4', '5', '6')
     """
 
     name: str
     faces: tuple[str, ...]
     colours: dict[str, Colour] = field(default_factory=dict)
     die_faces: dict[str, tuple[str, ...]] = field(default_factory=dict)
+    draw: Callable[[np.ndarray, str, Colour, str], None] | None = None
+    styles: tuple[str, ...] = ("pips",)
+    features: str = "d6_faces"
+    head_turns: dict[str, list[int]] = field(default_factory=dict)
 
     def faces_of(self, colour: str | None) -> tuple[str, ...]:
         if colour is not None and colour in self.die_faces:
@@ -40,26 +53,50 @@ class FaceSet:
         return self.faces
 
 
-# Nominal body colours for Back in Time dice (BGR). A profile can override them.
-BIT_COLOURS: dict[str, Colour] = {
-    "speed": (40, 200, 240),  # yellow
-    "knowledge": (200, 110, 40),  # blue
-    "courage": (70, 160, 40),  # green
-    "love": (50, 40, 200),  # red
-}
+def _draw_d6(img: np.ndarray, face: str, ink: Colour, style: str = "pips") -> None:
+    draw_pips(img, int(face), ink)
 
-FACE_SETS: dict[str, FaceSet] = {
-    "d6": FaceSet("d6", ("1", "2", "3", "4", "5", "6")),
-    "outatime": FaceSet("outatime", ("flux", "2", "3", "4", "5", "88")),
-    "back_in_time": FaceSet(
-        "back_in_time",
-        ("speed", "knowledge", "courage", "love", "wild", "biff"),
-        colours=dict(BIT_COLOURS),
-        # Which faces each die carries is an assumption of the renderer; the reader accepts
-        # any face of the set on any die.
-        die_faces={c: (c, c, c, "wild", "wild", "biff") for c in BIT_COLOURS},
-    ),
-}
+
+# Plain pips. A d6 profile also reads the features of the network taught numerals and emblems
+# (rendered symbol dice), which tells a logo on the six from a single pip; one turn of those
+# features is enough there, and cheaper (see docs/vision.md).
+D6 = FaceSet("d6", ("1", "2", "3", "4", "5", "6"), draw=_draw_d6,
+             features="d6_faces+outatime_faces", head_turns={"outatime_faces": [0]})
+OWN_SETS = {"d6": D6}
+
+
+class _FaceSets(Mapping[str, FaceSet]):
+    """Every face set by name: the reader's own and those the registered titles declare
+    (looked up once, when first read)."""
+
+    def __init__(self) -> None:
+        self._sets: dict[str, FaceSet] | None = None
+
+    def _all(self) -> dict[str, FaceSet]:
+        if self._sets is None:
+            from companion.titles import all_titles
+
+            sets = {"d6": D6}
+            for title in all_titles():
+                module = title.dice
+                if module is not None:
+                    sets[module.FACE_SET.name] = module.FACE_SET
+            for name, fs in OWN_SETS.items():
+                sets.setdefault(name, fs)
+            self._sets = sets
+        return self._sets
+
+    def __getitem__(self, name: str) -> FaceSet:
+        return self._all()[name]
+
+    def __iter__(self) -> Iterator[str]:
+        return iter(self._all())
+
+    def __len__(self) -> int:
+        return len(self._all())
+
+
+FACE_SETS: Mapping[str, FaceSet] = _FaceSets()
 
 
 def face_set(name: str) -> FaceSet:
@@ -198,30 +235,16 @@ def draw_burst(img: np.ndarray, ink: Colour) -> None:
 
 def draw_face(img: np.ndarray, set_name: str, face: str, ink: Colour, style: str = "pips"
               ) -> None:
-    """Draw one face glyph on a square face image, in place.
+    """Draw one face glyph on a square face image, in place, as the face set draws it.
 
-    ``style`` picks pips or printed numerals for the OUTATIME 2-5 faces.
+    ``style`` picks among the set's ``styles`` (e.g. pips or printed numerals).
 
     >>> img = np.zeros((64, 64, 3), np.uint8)
-    >>> draw_face(img, "outatime", "flux", (255, 255, 255))
+    >>> draw_face(img, "d6", "5", (255, 255, 255))
     >>> int(img.max())
     255
     """
-    if set_name == "d6":
-        draw_pips(img, int(face), ink)
-    elif set_name == "outatime":
-        if face == "flux":
-            draw_flux(img, ink)
-        elif face == "88":
-            draw_text(img, "88", ink, 0.42)
-        elif style == "numerals":
-            draw_text(img, face, ink, 0.5)
-        else:
-            draw_pips(img, int(face), ink)
-    elif set_name == "back_in_time":
-        {
-            "speed": draw_arrow, "knowledge": draw_book, "courage": draw_star,
-            "love": draw_heart, "wild": draw_burst,
-        }.get(face, lambda im, c: draw_text(im, "B", c, 0.55))(img, ink)
-    else:
-        raise ValueError(f"unknown dice set {set_name!r}")
+    fs = face_set(set_name)
+    if fs.draw is None:
+        raise ValueError(f"the dice set {set_name!r} has no glyphs to draw")
+    fs.draw(img, face, ink, style)

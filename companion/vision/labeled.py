@@ -6,8 +6,15 @@ A label line is ``class cx cy w h`` with the box as fractions of the image size.
 
 from __future__ import annotations
 
+from collections.abc import Iterable
 from dataclasses import dataclass
 from pathlib import Path
+from typing import TYPE_CHECKING
+
+import numpy as np
+
+if TYPE_CHECKING:
+    from .detect import Blob
 
 IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
 
@@ -117,3 +124,28 @@ def load_labeled_dir(folder: str | Path) -> tuple[list[str], list[LabeledImage]]
     if not items:
         raise LabelError(f"{folder}: no image in images/ has a label file in labels/")
     return classes, items
+
+
+def match_blobs(blobs: Iterable[Blob], boxes: Iterable[Box], margin: float = 0.1
+                ) -> tuple[dict[int, int], list[int]]:
+    """Greedy match of blob centres to labelled boxes (nearest centre inside the box).
+
+    Returns {blob index: box index} and the indices of unmatched blobs.
+    """
+    blobs, boxes = list(blobs), list(boxes)
+    pairs = []
+    for i, b in enumerate(blobs):
+        for j, bx in enumerate(boxes):
+            if bx.contains(b.cx, b.cy, margin):
+                pairs.append((np.hypot(b.cx - bx.cx, b.cy - bx.cy), i, j))
+    pairs.sort()
+    used_b: set[int] = set()
+    used_x: set[int] = set()
+    out: dict[int, int] = {}
+    for _, i, j in pairs:
+        if i in used_b or j in used_x:
+            continue
+        out[i] = j
+        used_b.add(i)
+        used_x.add(j)
+    return out, [i for i in range(len(blobs)) if i not in used_b]

@@ -10,7 +10,7 @@ Format (version 2; version 1 files, without "head", are still read)::
 
     {
       "format": "companion-dice-profile", "version": 2,
-      "dice": "outatime",                 # face set: d6 | outatime | back_in_time
+      "dice": "d6",                       # face set: d6, or one a title declares
       "faces": ["flux", "2", ...],        # face names the templates use
       "templates": {"flux": [[576 ints], ...], ...},
       "colours": {"speed": [B, G, R], ...},   # optional

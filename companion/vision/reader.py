@@ -80,7 +80,7 @@ class Candidates:
 class DiceReader:
     """Read the dice in a frame.
 
-    ``dice`` names the face set (``d6``, ``outatime``, ``back_in_time``); ``profile`` (a
+    ``dice`` names the face set (``d6``, or one a title declares); ``profile`` (a
     DiceProfile or a path to one) teaches the faces of a particular kind of die; ``tray``
     maps the frame to the top-down rolling area; ``zones`` sorts dice by where they lie.
     ``views`` > 1 averages the face network over turned copies of every die (slower); with 1,
@@ -91,8 +91,8 @@ class DiceReader:
     fitted on these networks; a path or ``Judge`` uses another, ``False`` none.
 
     >>> from companion.vision.synth import SyntheticTray
-    >>> image, truth = SyntheticTray("back_in_time", seed=3).render(n_dice=4)
-    >>> reader = DiceReader("back_in_time")
+    >>> image, truth = SyntheticTray("d6", seed=3).render(n_dice=4)
+    >>> reader = DiceReader("d6")
     >>> dice = reader.read(image)
     >>> len(dice), sorted(d.face for d in dice) == sorted(t.face for t in truth)
     (4, True)

@@ -366,8 +366,8 @@ def open_source(spec: str) -> FrameSource:
 
     ``picamera2`` | ``opencv:0`` | ``files:PATH[,PATH...]`` | ``synthetic:SET``
 
-    >>> open_source("synthetic:outatime")
-    SyntheticSource('outatime')
+    >>> open_source("synthetic:d6")
+    SyntheticSource('d6')
     """
     kind, _, arg = spec.partition(":")
     if kind == "picamera2":

@@ -67,7 +67,7 @@ class TrueDie:
 class SyntheticTray:
     """Render trays of dice for a face set.
 
-    >>> tray = SyntheticTray("outatime", seed=1)
+    >>> tray = SyntheticTray("d6", seed=1)
     >>> image, dice = tray.render(n_dice=6)
     >>> image.shape, len(dice)
     ((480, 640, 3), 6)

@@ -15,7 +15,7 @@ from companion.display import screens as s
 
 def test_dummy_backend_holds_the_last_frame():
     with b.open_display({"backend": "dummy"}) as d:
-        img = s.turn("Ana")
+        img = s.notice("Ana", "ROLL!")
         assert d.show(img) is True
         assert d.device.image.tobytes() == img.tobytes()
 
@@ -42,17 +42,17 @@ def test_terminal_pixels_match_the_image():
 def test_terminal_backend_writes_and_redraws_in_place():
     out = io.StringIO()
     d = b.open_display({"backend": "terminal"}, stream=out)
-    assert d.show(s.turn("Ana")) and d.show(s.turn("Ben"))
+    assert d.show(s.notice("Ana", "ROLL!")) and d.show(s.notice("Ben", "ROLL!"))
     assert out.getvalue().count("\u250c") == 2
     live = b.TerminalDisplay(io.StringIO(), in_place=True)
-    live.show(s.turn("Ana"))
-    live.show(s.turn("Ben"))
+    live.show(s.notice("Ana", "ROLL!"))
+    live.show(s.notice("Ben", "ROLL!"))
     assert "\x1b[34F" in live.stream.getvalue()
 
 
 def test_recorder_writes_pngs_and_a_gif(tmp_path):
     d = b.open_display({"backend": "recorder", "out": str(tmp_path / "rec"), "scale": 2})
-    frames = s.paradox("Ana", 1, [("Ben", 1)])
+    frames = [s.notice("PARADOX!", f"ANA +{n}") for n in range(4)]
     for f in frames:
         assert d.show(f)
     d.close()
@@ -118,13 +118,13 @@ def test_unplugged_panel_reports_failure_and_recovers():
 
     d = b.open_display({"backend": "ssd1306", "contrast": 128, "device_factory": factory})
     assert state["contrast"] == 128
-    assert d.show(s.turn("Ana")) is True
+    assert d.show(s.notice("Ana", "ROLL!")) is True
     state["plugged"] = False
-    assert d.show(s.turn("Ben")) is False
+    assert d.show(s.notice("Ben", "ROLL!")) is False
     assert "Remote I/O" in d.last_error
-    assert d.show(s.turn("Ben")) is False  # still gone: reconnecting fails quietly
+    assert d.show(s.notice("Ben", "ROLL!")) is False  # still gone: reconnecting fails quietly
     state["plugged"] = True
-    assert d.show(s.turn("Clara")) is True
+    assert d.show(s.notice("Clara", "ROLL!")) is True
     assert d.last_error is None and state["shown"] == 2 and state["opened"] == 3
 
 
@@ -156,7 +156,7 @@ def test_address_may_be_written_in_hex(monkeypatch):
 
 def test_screens_command_writes_every_screen(tmp_path, capsys):
     out = tmp_path / "screens"
-    assert main(["screens", "--out", str(out)]) == 0
+    assert main(["screens", "--title", "outatime", "--out", str(out)]) == 0
     printed = capsys.readouterr().out.split()
     files = sorted(out.glob("*.png"))
     assert len(printed) == len(files) > 60

@@ -12,6 +12,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[2]
 FIRMWARE = ROOT / "firmware"
+LINK = ROOT / "companion" / "link"  # the one light protocol module, which the board runs too
 FAKES = Path(__file__).resolve().parent / "fakes"
 MP_TESTS = Path(__file__).resolve().parent / "mp"
 
@@ -30,7 +31,8 @@ def micropython_binary() -> str | None:
 def micropython_env(*extra: Path) -> dict[str, str]:
     env = dict(os.environ)
     # fakes first so "import machine" finds the stand-in; .frozen keeps the port's own modules
-    env["MICROPYPATH"] = ":".join(str(p) for p in (FAKES, FIRMWARE, *extra)) + ":.frozen"
+    # the firmware before the host's link package, so "import board" is the firmware's own
+    env["MICROPYPATH"] = ":".join(str(p) for p in (FAKES, FIRMWARE, LINK, *extra)) + ":.frozen"
     return env
 
 

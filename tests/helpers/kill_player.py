@@ -12,11 +12,11 @@ from __future__ import annotations
 import random
 import sys
 
-from companion.bots import outatime_bot
 from companion.content import demo_pack
 from companion.journal import Journal
 from companion.match import Match
 from companion.titles.outatime import rules as outatime
+from companion.titles.outatime.bots import bot as outatime_bot
 
 NAMES = ["Ana", "Ben", "Cat", "Dan", "Eve", "Fay"]
 

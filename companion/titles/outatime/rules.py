@@ -346,9 +346,10 @@ def apply(state: State, action: Action) -> tuple[State, list[Effect]]:
     if not isinstance(action, dict) or "type" not in action:
         raise RuleError('an action is a JSON object with a "type", e.g. {"type": "end"}')
     kind = action["type"]
-    handler = _HANDLERS.get(kind)
+    handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
     if handler is None:
-        raise RuleError(f"unknown action type {kind!r}; known: {', '.join(sorted(_HANDLERS))}")
+        raise RuleError(
+            f"unknown action type {_short(kind)}; known: {', '.join(sorted(_HANDLERS))}")
     if state.phase == "over":
         raise RuleError(f"the game is over: {state.winner} has won")
     if state.pending and kind != state.pending[0]["decision"]:
@@ -358,6 +359,12 @@ def apply(state: State, action: Action) -> tuple[State, list[Effect]]:
     effects: list[Effect] = []
     handler(new, action, effects)
     return new, effects
+
+
+def _short(value: Any, most: int = 40) -> str:
+    """A value as a message quotes it, cut short (a hostile script may send megabytes)."""
+    text = repr(value)
+    return text if len(text) <= most else text[: most - 3] + "..."
 
 
 _DECISION_TEXT = {
@@ -392,7 +399,7 @@ def _do_deal(state: State, action: Action, effects: list[Effect]) -> None:
     if p is not expected:
         raise RuleError(f"deal to {expected.name} next (players are dealt in seating order)")
     cards = action.get("cards")
-    if not isinstance(cards, list):
+    if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
         raise RuleError("a deal lists the five card ids the player received")
     unknown = [c for c in cards if c not in state.cards]
     if unknown:
@@ -902,8 +909,9 @@ def from_json(data: dict[str, Any]) -> State:
 
 
 def secrets(state: State) -> dict[str, list[str]]:
-    """The Power cards a player holds face down, not yet Active or Next."""
-    return {p.name: list(p.hand) for p in state.players}
+    """Nothing is secret in OUTATIME: the cards set aside are not hidden by the rules, and the
+    Next card lies face down only to track progress on the Active card."""
+    return {p.name: [] for p in state.players}
 
 
 def view(state: State, observer: str | None = None) -> dict[str, Any]:

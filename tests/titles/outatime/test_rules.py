@@ -4,7 +4,11 @@
 from __future__ import annotations
 
 import pytest
-from outatime_table import (
+
+from companion.content import demo_pack
+from companion.titles.api import CHANCE, TERMINAL, RuleError
+from companion.titles.outatime import rules as outatime
+from titles.outatime.positions import (
     DOUBLEBACK,
     END,
     REROLL,
@@ -16,10 +20,6 @@ from outatime_table import (
     progress,
     roll,
 )
-
-from companion.content import demo_pack
-from companion.titles.api import CHANCE, TERMINAL, RuleError
-from companion.titles.outatime import rules as outatime
 
 # --------------------------------------------------------------------------- Setup
 

@@ -9,10 +9,11 @@ from collections import Counter
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from companion.bots import outatime_bot, play, random_bot
+from companion.bots import play, random_bot
 from companion.content import demo_pack
 from companion.titles.api import CHANCE, TERMINAL, RuleError
 from companion.titles.outatime import rules as outatime
+from companion.titles.outatime.bots import bot as outatime_bot
 
 NAMES = ["Ana", "Ben", "Cat", "Dan", "Eve", "Fay"]
 LIMIT = 20_000

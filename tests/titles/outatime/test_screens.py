@@ -13,10 +13,22 @@ import pytest
 from luma.core.device import dummy
 from PIL import Image, ImageChops
 
-from companion.display import screens as s
-from companion.display.cli import _view, catalogue, game_screens
+from companion.display import screens as shared
+from companion.display.cli import game_screens as title_game_screens
 from companion.display.draw import HEIGHT, WIDTH, text_boxes
-from companion.display.sequence import lock_summary, named_screens_for, screens_for
+from companion.titles.outatime import screens as s
+from companion.titles.outatime.screens import (
+    catalogue,
+    lock_summary,
+    named_screens_for,
+    screens_for,
+)
+from companion.titles.outatime.screens import sample_view as _view
+
+
+def game_screens(**kwargs):
+    return title_game_screens("outatime", **kwargs)
+
 
 GOLDEN = Path(__file__).parent / "golden"
 UPDATE = os.environ.get("UPDATE_GOLDEN") == "1"
@@ -72,7 +84,7 @@ def test_long_error_wraps_over_pages_and_keeps_every_word():
         "the 4 is not needed now: Ana's card needs a 2 next (number dice go on in order "
         "of need). Move the 4 back to the tray and CONFIRM again."
     )
-    pages = s.error(message)
+    pages = shared.error(message)
     assert len(pages) >= 2
     shown = []
     for page in pages:
@@ -84,7 +96,7 @@ def test_long_error_wraps_over_pages_and_keeps_every_word():
 
 
 def test_a_word_wider_than_the_panel_is_split_with_a_visible_hyphen():
-    pages = s.error("Supercalifragilisticexpialidociouslyfluxcapacitating")
+    pages = shared.error("Supercalifragilisticexpialidociouslyfluxcapacitating")
     lines = [t for p in pages for t, _ in text_boxes(p) if t != "CHECK"]
     assert len(lines) >= 2 and all(line.endswith("-") for line in lines[:-1])
     assert "".join(line.rstrip("-") for line in lines) == (
@@ -129,7 +141,7 @@ def test_animations_have_several_distinct_frames(frames):
 def test_menu_scrolls_to_keep_the_selection_visible():
     items = [f"item {i}" for i in range(10)]
     for selected in range(10):
-        texts = [t for t, _ in text_boxes(s.menu("LIST", items, selected))]
+        texts = [t for t, _ in text_boxes(shared.menu("LIST", items, selected))]
         assert f"item {selected}" in texts
         assert f"{selected + 1}/10" in texts
 
@@ -199,7 +211,6 @@ def test_screens_for_returns_images():
 
 
 def test_lock_with_many_ripples_and_a_paradox_still_fits():
-    from companion.display import screens as s
     from companion.display.draw import HEIGHT, WIDTH, text_boxes
 
     many = [("Doc", 1), ("Jennifer", 1), ("Biff", 1), ("Lorraine", 1), ("George", 2)]

@@ -1,0 +1,1 @@
+"""OUTATIME, the dice game: six custom dice, Power cards, ripples and paradoxes."""

@@ -1,0 +1,180 @@
+"""A sensible Card Game player for the simulator, the tests and the playouts.
+
+The bot sees only what its player may know: the printed contents (the content pack), the public
+table and its own hand and ID card, all through ``view(state, me)``. It fixes its own history
+first (each flip judged by how many Linchpin flips its ID still needs), keeps useful Items,
+cancels cards that would hurt it, and goes for B-1 once its ID is met.
+
+    >>> import random
+    >>> from companion.content import demo_pack
+    >>> from companion.titles.timeline import rules
+    >>> state = rules.new_game(["Ana", "Ben"], {}, demo_pack("timeline"))
+    >>> rng = random.Random(1)
+    >>> while rules.actor(state) == "chance":
+    ...     state, _ = rules.apply(state, rules.sample_chance(state, rng))
+    >>> bot(rules, state, rng)["type"] in ("keep", "mulligan")
+    True
+"""
+
+from __future__ import annotations
+
+import random
+from typing import Any
+
+from companion.titles.api import Action
+from companion.titles.timeline.graph import B1
+
+
+class _Mind:
+    """What the bot's player knows, and how flips would serve them."""
+
+    def __init__(self, rules: Any, state: Any, me: str):
+        self.rules = rules
+        self.me = me
+        self.view = rules.view(state, me)
+        self.content = state.content  # the printed cards: public
+        self.graph = self.content.graph
+        self.altered = frozenset(
+            e for e in self.view["altered"] if self.graph.kind(e) == "linchpin"
+        )
+        ident = self.view["me"]["identity"]
+        self.requires = ident["requires"] if ident else {}
+        self.distance = self._distance(self.altered)
+
+    def _distance(self, altered: frozenset[str]) -> int:
+        if not self.requires:
+            return 0
+        d = self.graph.distance(altered, self.requires)
+        return 99 if d is None else d
+
+    @property
+    def met(self) -> bool:
+        return bool(self.requires) and self.distance == 0
+
+    def gain(self, event: str) -> float:
+        """How much flipping ``event`` brings this player closer to their ID (B-1: to winning)."""
+        if event == B1:
+            if self.met:
+                return 10.0
+            return -1.0  # someone else might win: not worth it before one's own ID is met
+        return float(self.distance - self._distance(self.altered ^ {event}))
+
+    def card(self, inst: str) -> dict[str, Any]:
+        return self.content.entry[inst]
+
+
+def bot(rules: Any, state: Any, rng: random.Random) -> Action:
+    """The action this bot's player takes now (never called for chance)."""
+    actions = rules.legal_actions(state)
+    if len(actions) == 1:
+        return actions[0]
+    me = rules.actor(state)
+    mind = _Mind(rules, state, me)
+    step = mind.view["waiting"]["step"]
+    if step == "mulligan":
+        start = mind._distance(frozenset())
+        return actions[1] if start >= 3 else actions[0]  # keep, unless far from home
+    if step == "claim":
+        claims = [a for a in actions if a["type"] == "claim"]
+        if claims and mind.met:
+            return claims[0]
+        passes = [a for a in actions if a["type"] == "pass"]
+        return passes[0] if passes else claims[0]
+    if step == "respond":
+        return _respond(mind, actions, rng)
+    if step == "target":
+        return max(actions, key=lambda a: (_target_value(mind, a), rng.random()))
+    if step == "use":
+        best = max(actions, key=lambda a: (_target_value(mind, a), rng.random()))
+        return best if best["type"] == "use" and _target_value(mind, best) > 0 else actions[-1]
+    if step == "play":
+        return _play(mind, actions, rng)
+    return rng.choice(actions)
+
+
+def _target_value(mind: _Mind, action: Action) -> float:
+    if action["type"] in ("skip", "pass"):
+        return 0.0
+    if "event" in action:
+        return mind.gain(action["event"])
+    if "item" in action:
+        card = mind.card(action["item"])
+        return 2.0 if card.get("memo") else 1.0
+    if "pick" in action:
+        return _card_value(mind, action["pick"])
+    return 0.0
+
+
+def _best_flip(mind: _Mind, card: dict[str, Any]) -> float:
+    if card["type"] == "doubleback":
+        return mind.gain(card["linchpin"])
+    only, never = card.get("only"), card.get("never", ())
+    best = -1.0
+    for event in mind.content.linchpins:
+        if event in never or (only and event not in only):
+            continue
+        best = max(best, mind.gain(event))
+    return best
+
+
+def _card_value(mind: _Mind, inst: str) -> float:
+    """How good playing this card now is for the bot's player."""
+    card = mind.card(inst)
+    kind = card["type"]
+    value = 0.0
+    if kind in ("time_machine", "doubleback") or card.get("hitch"):
+        value = 3.0 * _best_flip(mind, card)
+        if value <= 0:
+            return -1.0  # keep it for later
+    elif kind == "item":
+        value = 1.5 if card.get("memo") or card.get("draw_bonus") else 1.0
+    elif card.get("steal") or card.get("trash"):
+        value = 1.2
+    elif card.get("replay"):
+        value = 1.0
+    value += 0.8 * card.get("extra_play", 0) + 0.4 * card.get("draw", 0)
+    return value
+
+
+def _play(mind: _Mind, actions: list[Action], rng: random.Random) -> Action:
+    plays = [a for a in actions if a["type"] == "play"]
+    if not plays:
+        return actions[-1]
+    scored = [(_card_value(mind, a["card"]), rng.random(), a) for a in plays]
+    value, _, best = max(scored, key=lambda t: (t[0], t[1]))
+    if value <= 0.5:
+        return actions[-1]  # the second draw option: nothing worth playing now
+    return best
+
+
+def _respond(mind: _Mind, actions: list[Action], rng: random.Random) -> Action:
+    """Cancel what hurts: a flip away from home, a B-1 try before one's own ID is met, or a
+    Memo against one's own card. Otherwise pass (or draw with an out-of-turn card)."""
+    stack = mind.view["stack"]
+    top = stack[-1]
+    memos = [a for a in actions if a["type"] == "memo"]
+    harmful = False
+    if top["kind"] == "memo":
+        harmful = stack[-2]["player"] == mind.me
+    elif top["kind"] == "use":
+        harmful = mind.gain(top["event"]) < 0 or top["event"] == B1
+    else:
+        card = mind.card(top["card"])
+        event = top.get("event") or (card["linchpin"] if card["type"] == "doubleback" else None)
+        if event == B1:
+            harmful = not mind.met
+        elif event is not None:
+            harmful = mind.gain(event) < 0
+        elif top.get("item") and any(i["card"] == top["item"] for i in
+                                     mind.view["players"][_seat(mind)]["items"]):
+            harmful = True
+    if harmful and memos:
+        return memos[0]
+    extras = [a for a in actions if a["type"] == "play"]
+    if extras and rng.random() < 0.5:
+        return extras[0]
+    return actions[-1]
+
+
+def _seat(mind: _Mind) -> int:
+    return [p["name"] for p in mind.view["players"]].index(mind.me)

@@ -1,0 +1,192 @@
+"""The checks every title must pass, as functions of a title key (see tests/test_conformance.py).
+
+Like OpenSpiel's game tests: one harness over the State API of every registered title, so a
+new title is held to the same contract as the others the moment it is registered.
+"""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+from companion import titles
+from companion.content import SOURCES, demo_pack, playable
+from companion.display.draw import HEIGHT, WIDTH, text_boxes
+from companion.titles.api import CHANCE, TERMINAL, RuleError
+
+NAMES = ["Ana", "Ben", "Cat", "Dan", "Eve", "Fay"]
+PLAYOUT_LIMIT = 20_000
+
+
+def player_counts(key: str) -> list[int]:
+    facts = titles.get(key).facts
+    return list(range(facts.min_players, facts.max_players + 1))
+
+
+def new_game(key: str, players: int):
+    engine = titles.rules(key)
+    return engine, engine.new_game(NAMES[:players], {}, demo_pack(key))
+
+
+def snapshot(engine, state) -> str:
+    return json.dumps(engine.to_json(state), sort_keys=True)
+
+
+def next_action(engine, state, rng: random.Random, bot=None):
+    if engine.actor(state) == CHANCE:
+        return engine.sample_chance(state, rng)
+    if bot is not None:
+        return bot(engine, state, rng)
+    return rng.choice(engine.legal_actions(state))
+
+
+def playout(key: str, players: int, seed: int, bot=None, limit: int = PLAYOUT_LIMIT):
+    """Yield every (state, action) of one game, and the final state last with action None."""
+    engine, state = new_game(key, players)
+    rng = random.Random(seed)
+    for _ in range(limit):
+        if engine.actor(state) == TERMINAL:
+            yield state, None
+            return
+        action = next_action(engine, state, rng, bot)
+        yield state, action
+        state, _effects = engine.apply(state, action)
+    raise AssertionError(f"{key}: a game of {players} did not end within {limit} actions")
+
+
+# --------------------------------------------------------------------------- the checks
+
+
+def check_round_trip(engine, state) -> None:
+    data = engine.to_json(state)
+    text = json.dumps(data, sort_keys=True)
+    again = engine.to_json(engine.from_json(json.loads(text)))
+    assert json.dumps(again, sort_keys=True) == text, "to_json/from_json lose something"
+
+
+def check_apply_is_pure(engine, state, action) -> None:
+    before = snapshot(engine, state)
+    try:
+        engine.apply(state, action)
+    except RuleError:
+        pass
+    assert snapshot(engine, state) == before, f"apply({action!r}) changed its input state"
+
+
+def check_legal_actions_apply(engine, state, rng: random.Random, most: int = 12) -> None:
+    who = engine.actor(state)
+    legal = engine.legal_actions(state)
+    if who == TERMINAL:
+        assert legal == [], "a finished game offers actions"
+        assert engine.is_terminal(state)
+        return
+    assert not engine.is_terminal(state)
+    assert legal, f"no legal action for {who}"
+    if who == CHANCE:
+        engine.apply(state, engine.sample_chance(state, rng))
+        return
+    for action in rng.sample(legal, min(most, len(legal))):
+        json.dumps(action)  # actions are JSON
+        engine.apply(state, action)
+
+
+def check_secrets_stay_hidden(engine, state) -> None:
+    secrets = engine.secrets(state)
+    players = [p for p in secrets]
+    public = _strings(engine.view(state, None))
+    for owner, values in secrets.items():
+        hidden = {v for v in values if isinstance(v, str)}
+        leaked = hidden & public
+        assert not leaked, f"the public view shows {owner}'s secrets {sorted(leaked)}"
+        for other in players:
+            if other == owner:
+                continue
+            seen = _strings(engine.view(state, other)) & hidden
+            assert not seen, f"{other}'s view shows {owner}'s secrets {sorted(seen)}"
+
+
+def _strings(value: Any) -> set[str]:
+    """Every text value and key in a JSON-ready value."""
+    out: set[str] = set()
+    stack = [value]
+    while stack:
+        v = stack.pop()
+        if isinstance(v, str):
+            out.add(v)
+        elif isinstance(v, dict):
+            out.update(k for k in v if isinstance(k, str))
+            stack.extend(v.values())
+        elif isinstance(v, (list, tuple)):
+            stack.extend(v)
+    return out
+
+
+def check_winners(engine, state) -> None:
+    winners = engine.winners(state)
+    if engine.actor(state) != TERMINAL:
+        assert winners == [], "winners before the game is over"
+    names = {p for p in engine.secrets(state)}
+    assert set(winners) <= names, f"winners {winners} are not players"
+
+
+def check_bad_action(engine, state, action) -> None:
+    """Any JSON value as an action: it applies, or RuleError with a readable message."""
+    before = snapshot(engine, state)
+    try:
+        engine.apply(state, action)
+    except RuleError as exc:
+        message = str(exc)
+        assert message.strip(), f"an empty refusal for {action!r}"
+        assert "Traceback" not in message and not message.startswith(("KeyError", "TypeError"))
+    assert snapshot(engine, state) == before, f"apply({action!r}) changed its input state"
+
+
+def check_demo_pack(key: str) -> None:
+    pack = demo_pack(key)
+    assert pack.source == "demo", "the demo pack must say it is invented"
+    entries = [e for section in pack.sections.values() for e in section]
+    assert entries, "the demo pack is empty"
+    for entry in entries:
+        assert entry["source"] in SOURCES
+        assert entry["source"] in ("demo", "rulebook"), f"{entry['id']}: a demo pack holds " \
+            "invented entries and facts the rulebook states, nothing else"
+    for count in player_counts(key):
+        assert playable(pack, count) is None, f"the demo pack cannot serve {count} players"
+
+
+def check_bot_finishes(key: str, players: int, seed: int) -> None:
+    bot = titles.get(key).bots.bot
+    *_, (final, _none) = playout(key, players, seed, bot=bot)
+    engine = titles.rules(key)
+    assert engine.is_terminal(final)
+
+
+def check_screens_fit(images) -> None:
+    for name, image in images:
+        assert image.size == (WIDTH, HEIGHT) and image.mode == "1", name
+        for text, (x0, y0, x1, y1) in text_boxes(image):
+            assert 0 <= x0 and 0 <= y0 and x1 <= WIDTH and y1 <= HEIGHT, (name, text)
+
+
+def _screen_kind(name: str) -> str:
+    """A screen's kind from its name: "game_012_03_ripple" -> "ripple", "stall_2" -> "stall"."""
+    parts = name.split("_")
+    if parts[0] == "game" and len(parts) > 3:
+        parts = parts[3:]
+    if len(parts) > 1 and parts[-1].isdigit():
+        parts = parts[:-1]
+    return "_".join(parts)
+
+
+def check_table_screens_read_across_the_table(key: str, images) -> None:
+    """Screens the whole table reads (the title's TABLE_SCREENS) keep the readability rule."""
+    from companion.display.draw import readability_problems
+
+    table = getattr(titles.get(key).screens, "TABLE_SCREENS", None)
+    assert table, f"{key}'s screens declare no TABLE_SCREENS (the screens the whole table reads)"
+    problems = []
+    for name, image in images:
+        if _screen_kind(name) in table or name in table:
+            problems += [f"{name}: {p}" for p in readability_problems(image)]
+    assert not problems, "too small to read across the table:\n" + "\n".join(problems[:40])

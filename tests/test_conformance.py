@@ -1,0 +1,134 @@
+"""One conformance suite for every registered title (the State API contract, the demo pack, the
+bot, the screens). A title that is registered is held to all of it at once."""
+
+from __future__ import annotations
+
+import json
+import random
+
+import pytest
+from conformance import (
+    NAMES,
+    check_apply_is_pure,
+    check_bad_action,
+    check_bot_finishes,
+    check_demo_pack,
+    check_legal_actions_apply,
+    check_round_trip,
+    check_screens_fit,
+    check_secrets_stay_hidden,
+    check_table_screens_read_across_the_table,
+    check_winners,
+    new_game,
+    player_counts,
+    playout,
+)
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from companion import titles
+from companion.display.cli import game_screens
+
+KEYS = titles.keys()
+COUNTS = [(key, n) for key in KEYS for n in player_counts(key)]
+
+json_values = st.recursive(
+    st.none() | st.booleans() | st.integers(-10**6, 10**6)
+    | st.floats(allow_nan=False, allow_infinity=False) | st.text(max_size=12),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.text(max_size=8), inner,
+                                                                max_size=4),
+    max_leaves=12,
+)
+
+
+@pytest.mark.parametrize("key,players", COUNTS)
+def test_every_state_of_a_random_game_keeps_the_contract(key, players):
+    engine = titles.rules(key)
+    rng = random.Random(players)
+    for state, action in playout(key, players, seed=players):
+        check_round_trip(engine, state)
+        check_winners(engine, state)
+        check_secrets_stay_hidden(engine, state)
+        check_legal_actions_apply(engine, state, rng, most=4)
+        if action is not None:
+            check_apply_is_pure(engine, state, action)
+
+
+@pytest.mark.parametrize("key", KEYS)
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), data=st.data())
+def test_random_playouts_end(key, seed, data):
+    players = data.draw(st.sampled_from(player_counts(key)))
+    *_, (final, none) = playout(key, players, seed)
+    assert none is None and titles.rules(key).is_terminal(final)
+
+
+@pytest.mark.parametrize("key", KEYS)
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(seed=st.integers(0, 10**6), steps=st.integers(0, 200), data=st.data())
+def test_any_json_as_an_action_applies_or_is_refused_with_a_reason(key, seed, steps, data):
+    engine = titles.rules(key)
+    states = playout(key, player_counts(key)[0], seed)
+    state, _action = next(states)
+    for state, _action in states:  # noqa: B007 - the state reached after `steps` actions
+        steps -= 1
+        if steps <= 0:
+            break
+    legal = engine.legal_actions(state)
+    if engine.actor(state) == "chance":
+        legal = [engine.sample_chance(state, random.Random(seed))]
+    kind = data.draw(st.sampled_from(["any", "field", "drop", "type"]))
+    if kind == "any" or not legal:
+        action = data.draw(json_values)
+    else:
+        action = dict(data.draw(st.sampled_from(legal)))
+        field = data.draw(st.sampled_from(sorted(action)))
+        if kind == "field":
+            action[field] = data.draw(json_values)
+        elif kind == "drop":
+            action.pop(field)
+        else:
+            action["type"] = data.draw(st.text(max_size=10) | json_values)
+    json.dumps(action)
+    check_bad_action(engine, state, action)
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_the_demo_pack_validates_and_serves_every_player_count(key):
+    check_demo_pack(key)
+
+
+@pytest.mark.parametrize("key,players", [(k, c[i]) for k in KEYS
+                                         for c in [player_counts(k)] for i in (0, -1)])
+def test_the_bot_finishes_a_game(key, players):
+    check_bot_finishes(key, players, seed=11)
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_every_screen_the_title_can_produce_fits_the_panel(key):
+    screens = titles.get(key).screens
+    check_screens_fit(screens.catalogue())
+    for count in (player_counts(key)[0], player_counts(key)[-1]):
+        check_screens_fit(game_screens(key, players=count, seed=5, limit=150))
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_screens_the_whole_table_reads_are_big_enough(key):
+    """docs/display.md: on the recommended panel, the main line of whose turn, the roll, a
+    ripple, a paradox, a stall, what to move and the winner is at least 6 mm tall."""
+    screens = titles.get(key).screens
+    images = screens.catalogue()
+    for count in (player_counts(key)[0], player_counts(key)[-1]):
+        images += game_screens(key, players=count, seed=5, limit=150)
+    check_table_screens_read_across_the_table(key, images)
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_facts_are_data(key):
+    facts = titles.get(key).facts
+    assert facts.key == key and facts.name
+    assert 1 <= facts.min_players <= facts.max_players <= 6
+    engine, state = new_game(key, facts.min_players)
+    json.dumps(engine.view(state))
+    assert set(engine.secrets(state)) == set(NAMES[:facts.min_players]), "secrets per player"
+    json.dumps(facts.options)
