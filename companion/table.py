@@ -170,8 +170,20 @@ class Table:
         self._settled = watcher.settler.state in ("settled", "empty")
         if reading is not None:
             self.readings += 1
+            if reading.extra.get("seen") is not None:
+                self.queue.append(Shown(s.notice(_("DICE?"), _("{seen} seen, {expected} rolled")
+                                                 .format(seen=reading.extra["seen"],
+                                                         expected=reading.extra["expected"]),
+                                                 _("check the tray")), self.dwell_s))
             faces = reading.faces(self.zone) if self.zone else reading.faces()
             self.handle(self.session.dice(faces))
+
+    def expect_dice(self, count: int | None) -> None:
+        """The number of dice the coming roll holds, when the session knows it (None: it
+        does not): the reader then proposes that many and says when it sees another."""
+        expect = getattr(self.watcher, "expect", None)
+        if expect is not None:
+            expect(count)
 
     # ------------------------------------------------------------------ output
 
