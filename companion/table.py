@@ -166,6 +166,7 @@ class Table:
             return  # nothing moved since the last reading: no need to read again
         if not self._settled:
             self.gate.changed(image)  # keep the gate's picture of the tray current
+        self.expect_dice(self.session.dice_expected())
         reading = watcher.feed(image)
         self._settled = watcher.settler.state in ("settled", "empty")
         if reading is not None:
@@ -182,7 +183,7 @@ class Table:
         """The number of dice the coming roll holds, when the session knows it (None: it
         does not): the reader then proposes that many and says when it sees another."""
         expect = getattr(self.watcher, "expect", None)
-        if expect is not None:
+        if expect is not None and getattr(self.watcher, "expected", None) != count:
             expect(count)
 
     # ------------------------------------------------------------------ output
