@@ -457,8 +457,10 @@ class TimelineTable(TitleTable):
         who = action.get("player")
         if kind in CHANCE_STEPS:
             return _("a card dealt or drawn") if kind == "draw" else _("an ID card dealt")
-        text = self.label(action) if kind != "pass" else _("a pass")
-        return _("{player}: {action}").format(player=who, action=text) if who else text
+        text = self.label(action)
+        if not who or kind == "mulligan":  # the label names the player already
+            return text
+        return _("{player}: {action}").format(player=who, action=text)
 
     # ------------------------------------------------------------------ what to show
 

@@ -338,6 +338,9 @@ def test_after_the_clock_each_player_picks_their_id_and_hears_what_is_wrong(jour
     assert prompt.title == "BEN: YOUR ID?" and "Verne Brown" not in prompt.options
     pick(session, "NOT MET")
     assert actions(session)[-1] == {"type": "pass", "player": "Ben"}
+    update = session.press(UNDO)
+    assert update.effects[0]["text"] == "UNDONE: Ben: NOT MET"
+    assert session.press(UNDO).effects[0]["text"] == "UNDONE: Ana: Verne Brown"
 
 
 # --------------------------------------------------------------------------- hidden cards
