@@ -18,11 +18,9 @@ from companion.titles.timeline import rules as tl
 PLAYERS = ("Ana", "Ben", "Cy")
 
 
-def test_pack() -> Pack:
+def scenario_pack() -> Pack:
+    """The rule scenarios' pack (timeline_table.py) as a content pack."""
     return Pack("timeline", "test", "demo", sections=sections())
-
-
-test_pack.__test__ = False  # a helper, not a test
 
 
 @pytest.fixture
@@ -58,7 +56,7 @@ def actions(session):
 def start(journal, players=PLAYERS, keep=True, dealer=None) -> Session:
     """A table game: players chosen, the cards and IDs dealt (CONFIRM), everyone keeps.
     With ``dealer`` (a simulation) the cards drawn are named."""
-    session = Session(journal, list(players), lambda title: test_pack(), title="timeline")
+    session = Session(journal, list(players), lambda title: scenario_pack(), title="timeline")
     pick(session, f"{len(players)}:")
     session.table.dealer = dealer
     assert session.prompt().kind == "deal"
@@ -78,7 +76,7 @@ def play_turn_start(session) -> None:
 
 
 def test_the_deal_is_one_confirm_and_names_no_card(journal):
-    session = Session(journal, list(PLAYERS), lambda title: test_pack(), title="timeline")
+    session = Session(journal, list(PLAYERS), lambda title: scenario_pack(), title="timeline")
     pick(session, "3:")
     prompt = session.prompt()
     assert prompt.kind == "deal" and prompt.lines[1:3] == ["DEAL", "3 cards and an ID card each"]
@@ -227,7 +225,7 @@ def test_a_restarted_session_resumes_at_the_same_decision(journal):
     pick(session, "Tm")
     pick(session, "A-3 then A-4")
     assert session.prompt().kind == "window"
-    again = Session(journal, list(PLAYERS), lambda title: test_pack(), title="timeline")
+    again = Session(journal, list(PLAYERS), lambda title: scenario_pack(), title="timeline")
     prompt = again.prompt()
     assert (prompt.kind, prompt.options) == ("window", ["NO MEMO", "Ben", "Cy"])
     assert again.match.state.stack[-1]["event"] == "A-3"
@@ -372,7 +370,7 @@ def test_menus_show_only_what_the_table_knows_even_when_the_engine_knows_the_han
 def test_a_simulations_dealer_names_every_draw_and_id(journal):
     import random
 
-    session = Session(journal, list(PLAYERS), lambda title: test_pack(), title="timeline")
+    session = Session(journal, list(PLAYERS), lambda title: scenario_pack(), title="timeline")
     pick(session, "3:")
     rng = random.Random(1)
     session.table.dealer = lambda state: tl.sample_chance(state, rng)
