@@ -53,9 +53,9 @@ def _role_value(state: eras.State, role: str) -> float:
     elif role == "doc":
         value += 1.5
     elif role == "george":
-        value += 1.2 if len(p.hand) < 6 else 0.4
+        value += 1.2 if eras.held(p) < 6 else 0.4
     elif role == "biff":
-        value += 1.5 if any(len(q.hand) >= 3 for q in state.players if q is not p) else 0
+        value += 1.5 if any(eras.held(q) >= 3 for q in state.players if q is not p) else 0
     elif role == "lorraine":
         value += 2 if _lorraine_fix(state, p) else 0.2
     elif role == "marty" and own:
@@ -64,7 +64,7 @@ def _role_value(state: eras.State, role: str) -> float:
 
 
 def _reachable(state: eras.State, card: dict[str, Any]) -> bool:
-    return card["era"] in (eras.ANY, state.delorean) or len(state.current.hand) >= 5
+    return card["era"] in (eras.ANY, state.delorean) or eras.held(state.current) >= 5
 
 
 def _lorraine_fix(state: eras.State, p: eras.Player) -> bool:
@@ -91,7 +91,7 @@ def _turn(rules: Any, state: eras.State, actions: list[Action], rng: random.Rand
     plays = by_type.get("play", [])
     if plays:
         best = max(plays, key=lambda a: _play_value(state, a))
-        if _play_value(state, best) > 0 or len(p.hand) >= 6:
+        if _play_value(state, best) > 0 or eras.held(p) >= 6:
             return best
     if state.turn["moves"] == 0 and "move" in by_type:
         move = _good_move(rules, state, by_type["move"])
@@ -110,9 +110,9 @@ def _refuel(state: eras.State, moves: list[Action]) -> Action | None:
     p = state.current
     refill = dict(zip(eras.ERAS, state.options["refill"], strict=True))
     best = max(eras.ERAS, key=lambda era: refill[era])
-    if len(p.hand) >= 4 or refill[best] <= refill[state.delorean] or state.turn["moves"] > 1:
+    if eras.held(p) >= 4 or refill[best] <= refill[state.delorean] or state.turn["moves"] > 1:
         return None
-    cheap = (p.role == "doc" and not state.turn["doc"]) or p.clocks or len(p.hand) >= 2
+    cheap = (p.role == "doc" and not state.turn["doc"]) or p.clocks or eras.held(p) >= 2
     return {"type": "move", "to": best} if cheap and {"type": "move", "to": best} in moves else None
 
 
@@ -146,7 +146,7 @@ def _good_move(rules: Any, state: eras.State, moves: list[Action]) -> Action | N
     """A trip that opens a play worth more than the cards the trip costs."""
     p = state.current
     free = p.role == "doc" and not state.turn["doc"]
-    if not free and len(p.hand) < 5:
+    if not free and eras.held(p) < 5:
         return None
     best, best_value = None, 0.0
     for move in moves:
@@ -184,12 +184,14 @@ def _decide(state: eras.State, step: dict[str, Any], actions: list[Action]) -> A
         return min(actions, key=lambda a: _pay_cost(state, step, a["with"]))
     if kind == "ripple":
         cards = [a for a in actions if a["type"] == "ripple"]
-        if step["paid"] >= step["low"] and (len(p.hand) < 4 or not cards):
+        if step["paid"] >= step["low"] and (eras.held(p) < 4 or not cards):
             return {"type": "pass"}
-        return max(cards, key=lambda a: _ripple_worth(state, p, a["card"]))
+        return max(cards, key=lambda a: _ripple_worth(state, p, a.get("card")))
     if kind == "use":
         return min(actions, key=lambda a: state.cards[a["card"]]["vp"])
     if kind == "keep":
+        if "discard" in actions[0]:  # the cards drawn are unseen: give back the least worth
+            return min(actions, key=lambda a: sum(_keep_worth(state, c) for c in a["discard"]))
         return max(actions, key=lambda a: sum(_keep_worth(state, c) for c in a["cards"]))
     if kind == "george":
         worst = min((a for a in actions if a["type"] == "discard"),
@@ -198,7 +200,7 @@ def _decide(state: eras.State, step: dict[str, Any], actions: list[Action]) -> A
             return worst
         return {"type": "pass"}
     if kind == "steal":
-        return max(actions, key=lambda a: len(state.player(a["from"]).hand))
+        return max(actions, key=lambda a: eras.held(state.player(a["from"])))
     if kind == "extra":
         return {"type": "extra"}
     return actions[0]
@@ -216,8 +218,10 @@ def _pay_cost(state: eras.State, step: dict[str, Any], item: str) -> tuple[float
     return (card["vp"] + waste * 0.3 - value * 0.2, -value)
 
 
-def _ripple_worth(state: eras.State, p: eras.Player, card_id: str) -> float:
+def _ripple_worth(state: eras.State, p: eras.Player, card_id: str | None) -> float:
     """Ripple cards score their VP at the end: lay down VP that is hard to play."""
+    if card_id is None:
+        return 0.0  # a card the companion has not seen
     card = state.cards[card_id]
     playable = p.role in (card["role"], "jennifer")
     return card["vp"] - (2 if playable else 0)
