@@ -21,7 +21,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from companion.titles.api import Action
+from companion.sim import SeatBots
+from companion.titles.api import CHANCE, Action
 from companion.titles.eras import rules as eras
 
 
@@ -230,3 +231,110 @@ def _ripple_worth(state: eras.State, p: eras.Player, card_id: str | None) -> flo
 def _keep_worth(state: eras.State, card_id: str) -> float:
     card = state.cards[card_id]
     return card["vp"] + card["clocks"] * 0.5 + card["power"] * 0.3
+
+
+# --------------------------------------------------------------------------- at the table
+
+
+def at_the_table(action: Action, world: eras.State) -> Action:
+    """``action`` of a game where every card is named (``world``, the state it applies to) as
+    the table records it: drawn cards, Biff's card and ripple cards unnamed, a "keep" as the
+    card given back."""
+    kind = action["type"]
+    if kind in ("deal", "draw"):
+        return {"type": kind, "player": action["player"]}
+    if kind == "stolen":
+        return {"type": "stolen", "from": action["from"]}
+    if kind == "ripple":
+        return {"type": "ripple"}
+    if kind == "keep" and "cards" in action:
+        drawn = world.pending[0]["drawn"]
+        return {"type": "keep", "discard": [c for c in drawn if c not in action["cards"]]}
+    return dict(action)
+
+
+class TableBots(SeatBots):
+    """Bot players at the simulated table, each with real cards in hand.
+
+    The cards are the simulator's: it keeps the game with every card named (``world``: the
+    deck's order, what each bot drew), as the cards on a real table are. The companion records
+    what a real table records: draws, Biff's card and ripple cards counted, never named. Each
+    bot decides with its own hand (``bot`` on the world), finds that choice in the OLED menus
+    (NEXT or PREV, CONFIRM, step by step) and, when the game is over, adds up the VP of its
+    ripple cards. After every recorded action the public table of the companion and of the
+    world must be the same (``mismatches`` lists any difference).
+    """
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        self.world: eras.State | None = None
+        self.mirrored = 0  # recorded actions mirrored in the world
+        self.plan: tuple[Action, Action] | None = None  # (world action, table action)
+        self.attempts = 0
+        self.pressed = 0  # button presses for the game's decisions
+        self.mismatches: list[str] = []
+
+    def press(self, *names: str) -> None:
+        self.pressed += len(names)
+        self.presses.press(*names)
+
+    def decide(self, prompt, actor: str) -> None:
+        match = self.session.match
+        self._mirror(match)
+        if self.plan is None:
+            world_action = self._choose_in_world(match)
+            self.plan = (world_action, at_the_table(world_action, self.world))
+            self.attempts = 0
+        self.attempts += 1
+        if self.plan[1] == {"type": "end"}:
+            self.press("end")  # the END TURN button
+            return
+        table = self.session.table
+        menu = table.menu()
+        index = table.route(self.plan[1]) if menu is not None else None
+        if index is None or self.attempts > 40:
+            raise RuntimeError(f"no way through the menus to {self.plan[1]!r} "
+                               f"(menu {menu.title if menu else None!r})")
+        n = len(menu.labels)
+        forward, backward = (index - menu.selected) % n, (menu.selected - index) % n
+        moves = ["next"] * forward if forward <= backward else ["prev"] * backward
+        self.press(*moves, "confirm")
+
+    def _choose_in_world(self, match) -> Action:
+        engine = match.engine
+        if engine.is_terminal(self.world):  # the table adds up the ripple cards
+            step = match.state.pending[0]
+            vp = engine.score(self.world, self.world.player(step["player"]))["ripple"]
+            return {"type": "tally", "vp": vp}
+        if engine.actor(self.world) == CHANCE:
+            return engine.sample_chance(self.world, self.rng)
+        return bot(engine, self.world, self.rng)
+
+    def _mirror(self, match) -> None:
+        """Bring the world up to the actions the table recorded (each one the plan)."""
+        engine = match.engine
+        if self.world is None:
+            from companion.match import setup_content
+
+            setup = match.setup
+            self.world = engine.new_game(setup["players"], setup.get("options", {}),
+                                         setup_content(setup))
+        recorded = self.session.journal.actions(match.game)
+        while self.mirrored < len(recorded):
+            action = recorded[self.mirrored]
+            if self.plan is None or action != self.plan[1]:
+                raise RuntimeError(f"the table recorded {action!r}, the bot meant "
+                                   f"{self.plan[1] if self.plan else None!r}")
+            if not engine.is_terminal(self.world):
+                self.world, _effects = engine.apply(self.world, self.plan[0])
+            self.plan = None
+            self.mirrored += 1
+            self._compare(match)
+
+    def _compare(self, match) -> None:
+        if match.engine.is_terminal(self.world):
+            return
+        seen, truth = match.view(), match.engine.view(self.world)
+        if seen != truth:
+            keys = sorted(k for k in truth if seen.get(k) != truth.get(k))
+            self.mismatches.append(f"after action {self.mirrored}: {', '.join(keys)}")

@@ -589,8 +589,9 @@ def _holds(state: State, p: Player, card: Any) -> bool:
     return isinstance(card, str) and (card in p.hand or (p.unseen > 0 and card in state.pool))
 
 
-def _candidates(state: State, p: Player) -> list[str]:
-    """Every card ``p`` may hold (do not change the list returned)."""
+def may_hold(state: State, p: Player) -> list[str]:
+    """Every card ``p`` may hold: the named ones, and the unplaced ones while some are unseen
+    (do not change the list returned)."""
     return p.hand + state.pool if p.unseen else p.hand
 
 
@@ -751,6 +752,30 @@ def _clock_problem(state: State, p: Player) -> str | None:
     return None
 
 
+def face(state: State, card: str) -> dict[str, Any]:
+    """What is printed on a card that is face up (for the screens): role, era, power, clocks,
+    VP and its name when it has one."""
+    c = state.cards[card]
+    out = {key: c[key] for key in ("role", "era", "power", "clocks", "vp")}
+    if c.get("name"):
+        out["name"] = c["name"]
+    return out
+
+
+def face_words(face: dict[str, Any]) -> str:
+    """A card as its owner finds it among others of its era and role: its name, or its power
+    (P), clock icons (T, its time) and VP."""
+    if face.get("name"):
+        return face["name"]
+    return _("P{power} T{clocks} VP{vp}").format(**face)
+
+
+def face_line(face: dict[str, Any]) -> str:
+    """A card among cards of any era and role: "Marty 55 P2 T1 VP3"."""
+    era = _("any") if face["era"] == ANY else face["era"][2:]
+    return f"{role_name(face['role'])} {era} {face_words(face)}"
+
+
 def card_name(state: State, card: str) -> str:
     return state.cards[card].get("name") or card
 
@@ -774,7 +799,7 @@ def legal_actions(state: State) -> list[Action]:
     if free_move or _power(state, p) >= MOVE_COST:
         actions += [{"type": "move", "to": era} for era in ERAS if era != state.delorean]
     if not state.turn["clock"]:
-        for card in _candidates(state, p):
+        for card in may_hold(state, p):
             c = state.cards[card]
             if p.role != "jennifer" and c["role"] != p.role:
                 continue
@@ -824,7 +849,7 @@ def _step_actions(state: State, step: dict[str, Any]) -> list[Action]:
         thrown = combinations(state.pool, step["got"] - step["keep"])  # drawn unseen
         return [{"type": "keep", "discard": list(t)} for t in thrown]
     if kind == "george":
-        return [{"type": "discard", "card": c} for c in _candidates(state, p)] + [{"type": "pass"}]
+        return [{"type": "discard", "card": c} for c in may_hold(state, p)] + [{"type": "pass"}]
     if kind == "tally":
         low, high = _tally_range(state, p)
         return [{"type": "tally", "vp": vp} for vp in range(low, high + 1)]
@@ -840,7 +865,7 @@ def _pay_options(state: State, p: Player, step: dict[str, Any]) -> list[str]:
     due = step["due"]
     options: list[str] = []
     if step["unit"] == "power":
-        for card in _candidates(state, p):
+        for card in may_hold(state, p):
             value = state.cards[card]["power"]
             if value > 0 and (not p.unseen or value >= due or sum(
                     _values(state, p, "power", card)) + CLOCK_POWER * p.clocks >= due - value):
@@ -850,7 +875,7 @@ def _pay_options(state: State, p: Player, step: dict[str, Any]) -> list[str]:
         return options
     keep = 0 if step["from_deck"] else step["low"]  # cards the ripple will still need
     others = held(p) - 1
-    for card in _candidates(state, p):
+    for card in may_hold(state, p):
         value = state.cards[card]["clocks"]
         if value <= 0:
             continue
@@ -1081,7 +1106,7 @@ def _do_reveal(state: State, action: Action, effects: list[Effect]) -> None:
     )
     if state.options["advanced"]:
         text += " - " + _(EFFECTS[e["effect"]][1])
-    _effect(effects, "event", text, era=era, event=event, role=e["role"],
+    _effect(effects, "event", text, era=era, event=event, role=e["role"], name=e.get("name"),
             effect=e.get("effect") if state.options["advanced"] else None)
 
 
@@ -1271,7 +1296,8 @@ def _do_discard(state: State, action: Action, effects: list[Effect]) -> None:
     _take(state, p, card)
     state.discard.append(card)
     _effect(effects, "discard", _("GEORGE: {player} discards {card}").format(
-        player=p.name, card=card_name(state, card)), player=p.name, cards=[card])
+        player=p.name, card=card_name(state, card)), player=p.name, cards=[card],
+        faces=[face(state, card)])
     _push(state, {"step": "draw", "chance": True, "player": p.name, "count": 1, "why": "george"})
 
 
@@ -1442,6 +1468,7 @@ def _do_play(state: State, action: Action, effects: list[Effect]) -> None:
             ripple=str(low) if low == high else f"{low}-{high}"
         ),
         player=p.name, card=card, era=era, time=cost["time"], ripple=[low, high],
+        face=face(state, card),
     )
     state.pending.append({
         "step": "pay", "player": p.name, "unit": "time", "due": cost["time"], "for": "play",
@@ -1486,7 +1513,8 @@ def _do_pay(state: State, action: Action, effects: list[Effect]) -> None:
         _take(state, p, item)
         state.discard.append(item)
         _effect(effects, "discard", _("{player}: DISCARD {card} ({value})").format(
-            player=p.name, card=card_name(state, item), value=value), player=p.name, cards=[item])
+            player=p.name, card=card_name(state, item), value=value), player=p.name, cards=[item],
+            faces=[face(state, item)])
     due = step["due"] - value
     if due > 0:
         state.pending[0] = {**step, "due": due}
@@ -1588,7 +1616,8 @@ def _place(state: State, p: Player, card: str, era: str, effects: list[Effect]) 
     p.board[era].append(card)
     state.turn["played"] += 1
     _effect(effects, "placed", _("{player}: PUT {card} on your {era}").format(
-        player=p.name, card=card_name(state, card), era=era), player=p.name, card=card, era=era)
+        player=p.name, card=card_name(state, card), era=era), player=p.name, card=card, era=era,
+        face=face(state, card))
 
 
 def _do_complete(state: State, action: Action, effects: list[Effect]) -> None:
@@ -1672,11 +1701,12 @@ def _complete(state: State, p: Player, step: dict[str, Any], effects: list[Effec
     value = state.vps[token]["value"]
     _effect(effects, "complete", _("{player} completes {event} ({era}): +{value} VP").format(
         player=p.name, event=event_name(state, event), era=era, value=value),
-        player=p.name, event=event, era=era, value=value)
+        player=p.name, event=event, era=era, value=value, name=state.events[event].get("name"))
     _effect(effects, "instruction", _("{player}: TAKE the {era} event and its top VP token "
                                       "({value}); DISCARD {cards}").format(
         player=p.name, era=era, value=value,
-        cards=", ".join(card_name(state, c) for c in used)), player=p.name, cards=list(used))
+        cards=", ".join(card_name(state, c) for c in used)), player=p.name, cards=list(used),
+        faces=[face(state, c) for c in used])
     if state.hidden[era]:
         _push(state, {"step": "reveal", "chance": True, "era": era})
         return
@@ -1707,7 +1737,7 @@ def _do_shift(state: State, action: Action, effects: list[Effect]) -> None:
     state.turn["lorraine"] = True
     _effect(effects, "shift", _("LORRAINE: {player} moves {card} from {here} to {to}").format(
         player=p.name, card=card_name(state, card), here=here, to=to),
-        player=p.name, card=card, era=to)
+        player=p.name, card=card, era=to, face=face(state, card))
 
 
 def _do_clock(state: State, action: Action, effects: list[Effect]) -> None:
@@ -1794,7 +1824,7 @@ def _do_keep(state: State, action: Action, effects: list[Effect]) -> None:
         state.discard.append(c)
     _effect(effects, "discard", _("{player}: DISCARD {cards} (not kept)").format(
         player=p.name, cards=", ".join(card_name(state, c) for c in dropped)),
-        player=p.name, cards=dropped)
+        player=p.name, cards=dropped, faces=[face(state, c) for c in dropped])
 
 
 def _to_1955(state: State, effects: list[Effect]) -> None:
