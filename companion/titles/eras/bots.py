@@ -265,8 +265,11 @@ class TableBots(SeatBots):
     world must be the same (``mismatches`` lists any difference).
     """
 
+    last: TableBots | None = None  # the bots of the latest game (for the benchmark's numbers)
+
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
+        TableBots.last = self
         self.world: eras.State | None = None
         self.mirrored = 0  # recorded actions mirrored in the world
         self.plan: tuple[Action, Action] | None = None  # (world action, table action)
