@@ -311,3 +311,74 @@ def test_labels_are_the_engine_words_and_undo_says_what_it_took_back(journal):
     assert table.describe({"type": "move", "to": "1955"}) == "MOVE TO 1955 (3 power)"
     update = session.press("undo")
     assert update.effects[0]["text"] == "UNDONE: Doc"
+
+
+def test_george_draws_then_may_swap_a_card_picked_in_steps(journal):
+    session = at(journal, EVENTS + deals("Ana", "Ben"))
+    pick(session, "George")
+    assert session.prompt().title == "ANA: DRAW 1"
+    pick(session, "CARDS DRAWN")
+    prompt = session.prompt()
+    assert prompt.title == "ANA: SWAP?" and prompt.options == ["KEEP HAND", "SWAP A CARD"]
+    pick(session, "SWAP A CARD")
+    assert session.prompt().title == "ANA: DISCARD?"
+    pick(session, "1955")
+    pick(session, "Doc")
+    pick(session, "P2 T1 VP2")
+    assert recorded(session)[-1] == {"type": "discard", "card": "doc-55-1"}
+    assert session.prompt().title == "ANA: DRAW 1"  # the card swapped in
+    pick(session, "CARDS DRAWN")
+    assert session.match.state.player("Ana").unseen == 6
+    assert session.prompt().title == "BEN: ROLE?"
+
+
+def test_biff_picks_whom_to_rob_and_the_card_taken_stays_unseen(journal):
+    session = at(journal, EVENTS + deals("Ana", "Ben", "Cy"), players=("Ana", "Ben", "Cy"))
+    pick(session, "Biff")
+    prompt = session.prompt()
+    assert prompt.title == "ANA: ROB WHOM?"
+    assert prompt.options == ["Ben (5 cards)", "Cy (5 cards)"]
+    pick(session, "Cy")
+    assert session.prompt().title == "ANA: TAKE 1 CARD"
+    pick(session, "TAKEN FROM Cy")
+    assert recorded(session)[-2:] == [{"type": "steal", "from": "Cy"},
+                                      {"type": "stolen", "from": "Cy"}]
+    state = session.match.state
+    assert (state.player("Ana").unseen, state.player("Cy").unseen) == (6, 4)
+
+
+def test_lorraine_moves_a_played_card_to_an_adjacent_era(journal):
+    match = Match.new(journal, "eras", ["Ana", "Ben"], {}, PACK)
+    for action in EVENTS + deals("Ana", "Ben") + roles("lorraine", "doc"):
+        match.push(action)
+    match.push({"type": "play", "card": "lorraine-85-1", "era": "1985"})
+    while match.state.pending:  # pay and ripple as the menus allow
+        match.push(next(a for a in match.legal_actions() if a.get("with") != "clock"))
+    session = Session(journal, ["Ana", "Ben"], lambda title: PACK, title="eras")
+    pick(session, "LORRAINE: MOVE A CARD")
+    prompt = session.prompt()
+    assert prompt.title == "MOVE WHICH?"
+    assert prompt.options == ["1985: Lorraine 85 " + rules.face_words(
+        rules.face(session.match.state, "lorraine-85-1"))]
+    session.press("confirm")
+    assert session.prompt().options == ["TO 1955", "TO 2015"]
+    pick(session, "TO 2015")
+    assert recorded(session)[-1] == {"type": "shift", "card": "lorraine-85-1", "to": "2015"}
+    assert "LORRAINE: MOVE A CARD" not in session.prompt().options  # once a turn
+
+
+def test_draw_2_keep_1_asks_for_the_card_given_back(journal):
+    events = [EVENTS[0], {"type": "reveal", "era": "1985", "event": "event-85-c"}, EVENTS[2]]
+    session = at(journal, events + deals("Ana", "Ben") + roles("marty", "doc"),
+                 options={"advanced": True})
+    session.press("end")
+    assert session.prompt().title == "ANA: DRAW 2"
+    pick(session, "CARDS DRAWN")
+    prompt = session.prompt()
+    assert prompt.title == "ANA: GIVE BACK?"
+    assert [o.split(" (")[0] for o in prompt.options] == ["1955", "1985", "2015", "ANY ERA"]
+    pick(session, "ANY ERA")
+    pick(session, "Jennifer")
+    pick(session, "P1 T2 VP1")
+    assert recorded(session)[-1] == {"type": "keep", "discard": ["jennifer-any-2"]}
+    assert session.match.state.player("Ana").unseen == 6
