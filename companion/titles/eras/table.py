@@ -19,7 +19,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from typing import Any
 
-from companion.buttons import BACK, END
+from companion.buttons import BACK, END, UNDO
 from companion.i18n import _
 from companion.session import Menu, TitleTable, Update
 from companion.titles.api import CHANCE, TERMINAL, Action, RuleError
@@ -385,20 +385,18 @@ class ErasTable(TitleTable):
         return Tree(who, [Item(self.label(a), a) for a in legal])  # pragma: no cover
 
     def _take_back(self) -> Update:
-        """Undo the payment made so far and the play or trip it was for."""
+        """Undo the payment made so far and the play or trip it was for (UNDO, repeated)."""
         undone: list[Action] = []
         while self.match.state.pending and self.match.state.pending[0]["step"] == "pay":
-            action = self.match.undo()
-            if action is None:
+            update = self.session.press(UNDO)
+            if update.undone is None or self.session.match is None:
+                return update  # nothing left to undo, or the journal needs a decision
+            undone.append(update.undone)
+            if update.undone["type"] in ("move", "play"):
                 break
-            undone.append(action)
-            if action["type"] in ("move", "play"):
-                break
-        self.reset()
-        text = _("TAKEN BACK: {actions}").format(
-            actions=", ".join(self.label(a) for a in reversed(undone)) or "-")
+        text = _("TAKEN BACK: {action}, and the cards paid").format(
+            action=self.label(undone[-1]) if undone else "-")
         return self.session.update([{"kind": "undo", "text": text}])
-
 
 
 TABLE = ErasTable

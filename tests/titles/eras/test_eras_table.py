@@ -184,7 +184,7 @@ def test_cant_pay_takes_back_the_payment_and_the_trip(journal):
     pick(session, "P1 T1 VP1")  # 1 power: 2 still due
     assert session.prompt().title == "ANA: PAY 2 POWER"
     update = pick(session, "CAN'T PAY")
-    assert update.effects[0]["text"].startswith("TAKEN BACK: ")
+    assert update.effects[0]["text"] == "TAKEN BACK: MOVE TO 1955 (3 power), and the cards paid"
     assert recorded(session) == before
     assert session.prompt().title == "ANA - 1985"
 
