@@ -66,6 +66,7 @@ def board(main: str, above: str = "", below: Sequence[str] = ()) -> list[Image.I
     if small and per < 1:  # two main lines leave no room below: they get a screen alone
         first = [_board(main, head, [])]
         main, per = shorten(main, room, MAIN[-1], True), 2 if head else 3
+    per = max(1, per)
     chunks = [small[i:i + per] for i in range(0, len(small), per)] or [[]]
     return first + [_board(main, head, chunk) for chunk in chunks]
 

@@ -152,3 +152,12 @@ def test_an_effect_the_screens_do_not_know_is_shown_in_its_own_words():
     (name, image), = screens.named_screens_for({}, [{"kind": "mystery", "text": "flux"}])
     assert name == "mystery" and words(image) == ["MYSTERY", "flux"]
     assert not readability_problems(image)
+
+
+def test_a_main_line_on_two_lines_with_nothing_below_is_one_screen():
+    (image,) = screens.board("BIG DANCE NIGHT", "NEW 1955 EVENT")
+    assert words(image) == ["NEW 1955 EVENT", "BIG DANCE", "NIGHT"]
+    assert not readability_problems(image)
+    pages = screens.board("BIG DANCE NIGHT", "NEW 1955 EVENT", ["needs George"])
+    assert [words(p) for p in pages] == [["NEW 1955 EVENT", "BIG DANCE", "NIGHT"],
+                                         ["NEW 1955 EVENT", "BIG DANCE .", "needs George"]]
