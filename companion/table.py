@@ -177,8 +177,8 @@ class Table:
         self._settled = watcher.settler.state in ("settled", "empty")
         if reading is not None:
             self.readings += 1
-            faces = reading.faces(self.zone) if self.zone else reading.faces()
-            self.handle(self.session.dice(faces))
+            # A die read with a colour comes as "colour:face"; plain dice as their face.
+            self.handle(self.session.dice(reading.labels(self.zone)))
 
     # ------------------------------------------------------------------ output
 
