@@ -38,8 +38,8 @@ def clean_crop(set_name: str, face: str, style: str = "pips", body=(230, 230, 23
 def default_profile(set_name: str) -> DiceProfile:
     """The built-in profile of a face set.
 
-    >>> default_profile("back_in_time").faces
-    ['speed', 'knowledge', 'courage', 'love', 'wild', 'biff']
+    >>> default_profile("d6").faces
+    ['1', '2', '3', '4', '5', '6']
     """
     fs = FACE_SETS[set_name]
     styles = list(fs.styles)

@@ -55,8 +55,8 @@ class DiceReader:
     distance from a smooth model of the tray; used when the network file is missing).
 
     >>> from companion.vision.synth import SyntheticTray
-    >>> image, truth = SyntheticTray("back_in_time", seed=3).render(n_dice=4)
-    >>> reader = DiceReader("back_in_time")
+    >>> image, truth = SyntheticTray("d6", seed=3).render(n_dice=4)
+    >>> reader = DiceReader("d6")
     >>> dice = reader.read(image)
     >>> len(dice), sorted(d.face for d in dice) == sorted(t.face for t in truth)
     (4, True)
