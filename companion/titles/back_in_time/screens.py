@@ -642,12 +642,14 @@ def catalogue() -> list[tuple[str, Image.Image]]:
         ("roll_prompt", roll_prompt(_("{player}: ROLL!").format(player="ANA"),
                                     ["love", "love", "speed"],
                                     _sample_challenge(stage="roll"))[0]),
-        ("rolled_menu", rolled_menu(dice, ["REROLL SPEED: 58%", "RESOLVE: 1 LOVE",
-                                           "MODIFY"], 0)),
-        ("menu", shared.menu("ANA: CHOOSE", ["CHALLENGE", "MOVE", "THIS IS HEAVY",
-                                             "END TURN"], 1)),
-        ("face_picker", shared.menu("DIE 2: WHICH FACE?", ["LOVE LOVE", "LOVE WILD",
-                                                           "LOVE BIFF"], 1)),
+        ("rolled_menu", rolled_menu(["love:love", "love:biff", "speed:speed"], [
+            _("REROLL {dice}: {p}").format(dice=word("speed"), p="33%"),
+            _("RESOLVE: {n} {symbol}").format(n=1, symbol=word("love")), _("MODIFY")], 0,
+            marks=[2])),
+        ("menu", shared.menu(_("{player}: CHOOSE").format(player="ANA"), [
+            _("CHALLENGE"), _("MOVE"), _("THIS IS HEAVY"), _("END TURN")], 1)),
+        ("face_picker", shared.menu(_("DIE {number}: WHICH FACE?").format(number=2), [
+            f"{word('love')} {word(face)}" for face in ("love", "wild", "biff")], 1)),
     ]
     out += [(f"win_{i}", img) for i, img in enumerate(over({"result": "won"}))]
     out += [(f"lose_{i}", img) for i, img in enumerate(over({

@@ -625,10 +625,13 @@ def _dice_words(dice: list[str]) -> str:
 
 def _count_message(seen: int, want: list[str]) -> str:
     if seen < len(want):
-        return _("I see {seen} dice, expect {need} ({dice}): move them apart in the tray").format(
-            seen=seen, need=len(want), dice=_dice_words(want))
-    return _("I see {seen} dice, expect {need} ({dice}): set the others aside").format(
-        seen=seen, need=len(want), dice=_dice_words(want))
+        text = ngettext("I see {seen} die, expect {need} ({dice}): move them apart in the tray",
+                        "I see {seen} dice, expect {need} ({dice}): move them apart in the tray",
+                        seen)
+    else:
+        text = ngettext("I see {seen} die, expect {need} ({dice}): set the others aside",
+                        "I see {seen} dice, expect {need} ({dice}): set the others aside", seen)
+    return text.format(seen=seen, need=len(want), dice=_dice_words(want))
 
 
 def _power_name(character: str | None) -> str:

@@ -220,7 +220,7 @@ def test_readings_that_do_not_fit_the_roll_say_why_and_record_nothing(journal):
     session = start(journal, actions=FIGHT)
     before = len(recorded(session))
     update = session.dice(["love:love"])
-    assert update.error == ("I see 1 dice, expect 2 (COURAGE, LOVE): move them apart in the "
+    assert update.error == ("I see 1 die, expect 2 (COURAGE, LOVE): move them apart in the "
                             "tray")
     update = session.dice(["speed:speed", "love:love"])
     assert update.error == ("I see SPEED SPEED, LOVE LOVE; the dice to roll are COURAGE, LOVE")
@@ -349,3 +349,18 @@ def test_a_modifier_is_a_menu_of_its_source_then_the_die(journal):
     prompt = session.prompt()
     assert prompt.dice == ["courage:courage", "love:wild"] and prompt.options == [
         "RESOLVE: 2 COURAGE"]
+
+
+def test_the_refusals_the_title_page_quotes_are_the_tables_own(journal):
+    from pathlib import Path
+
+    doc = (Path(__file__).resolve().parents[3] / "docs/titles/back_in_time.md").read_text()
+    doc = " ".join(doc.split())
+    session = start(journal, actions=FIGHT)
+    for reading in (["love:love"], ["speed:speed", "love:love"], ["courage:love", "love:love"]):
+        message = session.dice(reading).error
+        assert f"`{message.split(' (its faces')[0].split('; check')[0]}`" in doc, message
+    session.dice(["courage:courage", "love:biff"])
+    session.press("confirm")
+    message = session.dice(["courage:wild", "love:biff"]).error
+    assert f"`{message}`" in doc
