@@ -208,20 +208,35 @@ def roll(challenge: dict[str, Any] | None, dice: Sequence[str], footer: str = ""
     return p.image
 
 
-def roll_prompt(main: str, colours: Sequence[str], challenge: dict[str, Any] | None
-                ) -> list[Image.Image]:
-    """Whose roll ("ANA: ROLL!"), which dice, and the exact odds before rolling."""
+def one_screen(*tries: tuple[str, ...]) -> Image.Image:
+    """The first of ``tries`` (big line, details...) that ``say`` fits on one screen; else the
+    first screen of the last (a prompt stays up: it is one screen)."""
+    for big, *details in tries:
+        images = say(big, *details)
+        if len(images) == 1:
+            return images[0]
+    return images[0]
+
+
+def roll_prompt(main: str, colours: Sequence[str], challenge: dict[str, Any] | None,
+                player: str = "", again: bool = False) -> Image.Image:
+    """Whose roll ("ANA: ROLL!"), which dice, and the exact odds before rolling; shorter words
+    where the long ones do not fit one screen."""
     odds = (challenge or {}).get("odds") or {}
     counts: dict[str, int] = {}
     for c in colours:
         counts[c] = counts.get(c, 0) + 1
-    lines = [", ".join(f"{n} {word(c)}" for c, n in counts.items())]
+    dice = ", ".join(f"{n} {word(c)}" for c, n in counts.items())
+    chance = ""
     if odds.get("at_least") and len(odds["at_least"]) > 1:
-        lines.append(", ".join(f"{k}+ {round(100 * p)}%"
-                               for k, p in enumerate(odds["at_least"], start=1)))
+        chance = ", ".join(f"{k}+ {round(100 * p)}%"
+                           for k, p in enumerate(odds["at_least"], start=1))
     elif "chance" in odds:
-        lines.append(_("{p}% to succeed").format(p=round(100 * odds["chance"])))
-    return say(main, *lines)
+        chance = _("{p}% to succeed").format(p=round(100 * odds["chance"]))
+    short = _("ROLL!")
+    who = _("{player}, again").format(player=player) if again else player
+    return one_screen((main, dice, chance), (short, who, dice, chance), (short, who, dice),
+                      (short, dice))
 
 
 def rolled_menu(dice: Sequence[str], options: Sequence[str], selected: int,
@@ -534,7 +549,8 @@ def prompt_screen(prompt, view: dict[str, Any], session) -> Image.Image | None:
     """The screen for the prompt up now (None: the shared one)."""
     challenge = view.get("challenge")
     if prompt.kind == "roll":
-        return roll_prompt(prompt.title, prompt.dice, challenge)[0]
+        again = bool(challenge) and any(d["face"] for d in challenge["dice"])
+        return roll_prompt(prompt.title, prompt.dice, challenge, view.get("turn") or "", again)
     if prompt.kind == "propose":
         return propose(session, view)
     if prompt.kind == "rolled":
@@ -640,8 +656,9 @@ def catalogue() -> list[tuple[str, Image.Image]]:
         ("roll_unsure", roll(challenge, ["love:love", "love:?", "speed:wild"])),
         ("propose", roll(challenge, dice, _("1 BIFF - CONFIRM?"))),
         ("roll_prompt", roll_prompt(_("{player}: ROLL!").format(player="ANA"),
-                                    ["love", "love", "speed"],
-                                    _sample_challenge(stage="roll"))[0]),
+                                    ["love", "love", "speed"], _sample_challenge(stage="roll"))),
+        ("roll_prompt_2", roll_prompt(_("{player}: ROLL AGAIN!").format(player="ESMERALDA"),
+                                          ["speed", "courage"], None, "Esmeralda", True)),
         ("rolled_menu", rolled_menu(["love:love", "love:biff", "speed:speed"], [
             _("REROLL {dice}: {p}").format(dice=word("speed"), p="33%"),
             _("RESOLVE: {n} {symbol}").format(n=1, symbol=word("love")), _("MODIFY")], 0,

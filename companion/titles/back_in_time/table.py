@@ -182,9 +182,9 @@ class BackInTimeTable(TitleTable):
             rest = _coloured(rest, want) if rest is not None else None
             if rest is not None:
                 return self._propose_roll(rest)
+        if not any(unsure(f) for f in seen) and not Counter(seen) - Counter(kept + locked):
+            return self.session.update([])  # only dice not being rolled: wait for the roll
         if not counted:
-            if not Counter(f for f in seen if not unsure(f)) - Counter(kept + locked):
-                return self.session.update([])  # only dice not being rolled: wait for the roll
             return self.session.refuse(_count_message(len(seen), want))
         return self.session.refuse(_("I see {seen}; the dice to roll are {want}").format(
             seen=_dice_words(seen), want=_dice_words(want)))
@@ -363,18 +363,23 @@ class BackInTimeTable(TitleTable):
             title = _("{player}: CHOOSE").format(player=p.name.upper())
         return title, items
 
+    def _powers_by_who(self) -> set[str]:
+        return {a["who"] for a in self.match.legal_actions() if a["type"] == "power"
+                and "who" in a}
+
     def _power_item(self, powers: list[Action]) -> Item:
         p = self.match.state.current
         name = _power_name(p.character)
         title = f"{p.name.upper()}: {name}"
-        if len(powers) == 1:
-            return Item(f"{name} {self.label(powers[0])}".strip(), powers)
-        if p.character == "jennifer":  # who, then where
-            who: dict[str, list[Action]] = {}
-            for a in powers:
+        if len(powers) == 1 and "to" not in powers[0]:  # Doc's: to the DeLorean
+            return Item(f"{name}!", powers)
+        who: dict[str, list[Action]] = {}
+        for a in powers:
+            if "who" in a:
                 who.setdefault(a["who"], []).append(a)
+        if len(who) > 1:  # Jennifer calls one of several players: who, then where
             children = [Item(name_.upper(), None, [Item(self.label(a), [a]) for a in acts],
-                             f"{name_.upper()}: {_('TO WHERE?')}")
+                             _("{player}: TO WHERE?").format(player=name_.upper()))
                         for name_, acts in who.items()]
             return Item(name, None, children, title)
         return Item(name, None, [Item(self.label(a), [a]) for a in powers], title)
@@ -515,6 +520,9 @@ class BackInTimeTable(TitleTable):
         if kind == "power":
             if "to" not in action:
                 return _("TO THE DELOREAN")
+            if "who" in action and len(self._powers_by_who()) == 1:
+                return _("{who} TO {place}").format(who=str(action["who"]).upper(),
+                                                    place=c.name(action["to"]))
             return _("TO {place}").format(place=c.name(action["to"]))
         return _action_words(action)
 

@@ -140,7 +140,7 @@ def next_turn(state: rules.State, turns: int = 1) -> rules.State:
 
 
 def table_session(journal, characters=("marty", "doc"),
-                  cards=("opp-01", "opp-02", "opp-03"), actions=()):
+                  cards=("opp-01", "opp-02", "opp-03"), actions=(), pack=PACK):
     """A table session (companion.session) whose game has these characters, Opportunity cards
     and actions recorded in ``journal``; a card the tracker or a reward asks for is the first
     of its pile unless the next scripted action draws it."""
@@ -148,7 +148,7 @@ def table_session(journal, characters=("marty", "doc"),
     from companion.session import Session
 
     names = list(NAMES[:len(characters)])
-    match = Match.new(journal, "back_in_time", names, {}, PACK)
+    match = Match.new(journal, "back_in_time", names, {}, pack)
     for name, character in zip(names, characters, strict=True):
         match.push({"type": "character", "player": name, "character": character})
     for card in cards:
@@ -160,4 +160,4 @@ def table_session(journal, characters=("marty", "doc"),
         while match.state.queue and match.state.queue[0]["step"] == "draw":
             deck = match.state.queue[0]["deck"]
             match.push({"type": "draw", "deck": deck, "card": match.state.decks[deck][0]})
-    return Session(journal, names, lambda key: PACK, title="back_in_time")
+    return Session(journal, names, lambda key: pack, title="back_in_time")

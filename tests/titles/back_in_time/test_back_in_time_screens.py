@@ -138,3 +138,15 @@ def test_the_catalogue_names_every_screen_the_table_reads():
     for kind in ("turn", "tracker", "draw", "npc", "love", "photo", "roll", "roll_prompt",
                  "propose", "win", "lose"):
         assert kind in named and kind in screens.TABLE_SCREENS
+
+
+def test_the_roll_prompt_is_one_screen_with_the_odds_and_shorter_words_for_a_long_name():
+    challenge = {"odds": {"chance": 0.5833, "need": {"knowledge": 2}}}
+    image = screens.roll_prompt("ANA: ROLL!", ["knowledge", "knowledge"], challenge, "Ana")
+    assert words([image]) == ["ANA: ROLL!", "2 KNOWLEDGE", "58% to succeed"]
+    image = screens.roll_prompt("ESMERALDA: ROLL AGAIN!", ["speed"], None, "Esmeralda", True)
+    assert words([image]) == ["ESMERALDA:", "ROLL AGAIN!", "1 SPEED"]  # two big lines fit
+    image = screens.roll_prompt("ESMERALDA: ROLL AGAIN!", ["speed", "courage"], None,
+                                "Esmeralda", True)
+    assert words([image]) == ["ROLL!", "Esmeralda, again", "1 SPEED, 1", "COURAGE"]
+    assert not readability_problems(image)

@@ -6,6 +6,7 @@ from __future__ import annotations
 import pytest
 from bit_table import PACK, table_session
 
+from companion.content import Pack
 from companion.journal import Journal
 from companion.session import Session
 from companion.titles.back_in_time import odds, rules
@@ -128,20 +129,43 @@ def test_the_turn_menu_holds_moves_challenges_and_powers_in_groups(journal):
     assert session.prompt().options == ["FIGHT BIFF", "PART: HOOK", "OPP: Demo opportunity 1"]
 
 
-def test_a_power_with_two_choices_is_a_menu_in_three_steps(journal):
-    # Jennifer walks two spaces off; FOLLOW ME then calls Ben, then says where to
-    session = start(journal, characters=("jennifer", "doc"), actions=[
-        {"type": "move", "tile": "jennifer-2"}, {"type": "step", "to": "hill-valley-high"},
-        {"type": "step", "to": "elm-st"}])
+def test_escorting_is_offered_while_moving_where_george_or_lorraine_stands(journal):
+    session = start(journal, actions=[
+        {"type": "move", "tile": "marty-3"}, {"type": "step", "to": "hill-valley-high"},
+        {"type": "step", "to": "elm-st"}, {"type": "step", "to": "george-house"}])
+    assert session.prompt().options[:3] == ["TO Elm St", "TO Pine St", "ESCORT GEORGE"]
+    pick(session, "ESCORT GEORGE")
+    assert recorded(session)[-1] == {"type": "escort", "who": "george"}
+    assert "LEAVE GEORGE" in session.prompt().options
+    update = pick(session, "TO Pine St")
+    assert [e["text"] for e in update.effects] == ["Ana and GEORGE to Pine St",
+                                                   "GEORGE stays at Pine St"]
+    assert session.match.state.npcs["george"] == "pine-st"
+
+
+JENNIFER_AWAY = [{"type": "move", "tile": "jennifer-2"},
+                 {"type": "step", "to": "hill-valley-high"}, {"type": "step", "to": "elm-st"}]
+
+
+def test_a_power_that_calls_one_of_several_players_asks_who_then_where(journal):
+    # Jennifer walks two spaces off; FOLLOW ME then asks for Ben or Cy, then where to
+    session = start(journal, characters=("jennifer", "doc", "marty"), actions=JENNIFER_AWAY)
     pick(session, "FOLLOW ME")
-    assert session.prompt().options == ["BEN"]
-    pick(session, "BEN")
-    assert session.prompt().title == "BEN: TO WHERE?"
+    assert session.prompt().options == ["BEN", "CY"]
+    pick(session, "CY")
+    assert session.prompt().title == "CY: TO WHERE?"
     places = session.prompt().options
-    assert places and all(p.startswith("TO ") for p in places)
-    pick(session, places[-1])
-    assert recorded(session)[-1]["type"] == "power"
-    assert session.match.state.player("Ben").place != "town-square"
+    assert places == ["TO Hill Valley High", "TO Maple Ave", "TO Elm St"]
+    pick(session, "TO Elm St")
+    assert recorded(session)[-1] == {"type": "power", "who": "Cy", "to": "elm-st"}
+    assert session.match.state.player("Cy").place == "elm-st"
+
+
+def test_with_one_player_to_call_the_power_names_them_in_each_item(journal):
+    session = start(journal, characters=("jennifer", "doc"), actions=JENNIFER_AWAY)
+    pick(session, "FOLLOW ME")
+    assert session.prompt().options == ["BEN TO Hill Valley High", "BEN TO Maple Ave",
+                                        "BEN TO Elm St"]
 
 
 def test_the_end_button_ends_the_turn_only_when_the_rules_allow(journal):
@@ -154,6 +178,29 @@ def test_the_end_button_ends_the_turn_only_when_the_rules_allow(journal):
     update = session.press("end")
     assert recorded(session)[-2:] == [{"type": "cancel"}, {"type": "end"}]
     assert "Ben's turn" in [e["text"] for e in update.effects]
+
+
+def test_a_player_over_the_tile_limit_returns_one_from_a_menu(journal):
+    # a pack whose opp-01 gives four Power Tiles: 5 + 4 is one over the limit of 8
+    sections = {k: [dict(e) for e in v] for k, v in PACK.sections.items()}
+    for card in sections["opportunity"]:
+        if card["id"] == "opp-01":
+            card["reward"] = ["tile+4"]
+    pack = Pack("back_in_time", "test", "demo", sections=sections)
+    draws = [{"type": "draw", "deck": "tile", "card": t}
+             for t in ("std-17", "std-20", "std-22", "std-01")]
+    session = table_session(journal, actions=[
+        *TO_CLOCK_TOWER, {"type": "challenge", "challenge": "opportunity", "card": "opp-01"},
+        {"type": "add", "tile": "marty-5"}, {"type": "ready"},
+        {"type": "roll", "dice": ["knowledge:knowledge"]}, {"type": "resolve"}, *draws],
+        pack=pack)
+    prompt = session.prompt()
+    assert prompt.title == "ANA: RETURN A TILE"
+    assert prompt.options[:2] == ["marty-1 move 3 speed", "marty-2 move 2 courage"]
+    assert "std-17 to wild" in prompt.options and "std-22 reroll all" in prompt.options
+    pick(session, "std-01")
+    assert recorded(session)[-1] == {"type": "discard", "player": "Ana", "tile": "std-01"}
+    assert session.prompt().title == "DRAWN: OPPORTUNITY?"  # opp-01's replacement
 
 
 # --------------------------------------------------------------------------- the dice
@@ -302,8 +349,18 @@ def test_a_reroll_is_read_beside_or_without_the_kept_dice(journal, tray):
     assert session.match.state.challenge["stage"] == "modify"
     prompt = session.prompt()
     assert prompt.options[0] == "RESOLVE: 2 COURAGE"
+    update = session.dice(["courage:biff", "love:wild"])  # rolled again: no second reroll
+    assert update.error == "the reroll is used: MODIFY or RESOLVE"
     update = session.press("confirm")
     assert [e["kind"] for e in update.effects] == ["result", "knockdown", "tokens"]
+
+
+def test_while_the_dice_to_reroll_are_picked_up_the_table_waits_quietly(journal):
+    session = rolled(journal, "courage:courage", "love:love")
+    session.press("confirm")  # REROLL LOVE
+    update = session.dice(["courage:courage"])  # the love die is in a hand
+    assert update.error is None and update.prompt.kind == "roll"
+    assert session.dice([]).prompt.kind == "roll"  # an empty tray: nothing either
 
 
 def test_locked_biff_dice_in_the_tray_are_told_apart_from_the_reroll(journal):
