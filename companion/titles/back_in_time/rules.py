@@ -739,7 +739,8 @@ def _run(state: State, effects: list[Effect]) -> None:
                 text = (_("{player}: DRAW 1 Power Tile").format(player=step["player"])
                         if deck == "tile" else
                         _("DRAW 1 {deck} card").format(deck=_deck_name(deck)))
-                _effect(effects, "draw", text, deck=deck)
+                _effect(effects, "draw", text, deck=deck,
+                        **({"player": step["player"]} if deck == "tile" else {}))
                 return
             state.queue = state.queue[1:]
             text = (_("no Power Tile left in the pile") if deck == "tile" else

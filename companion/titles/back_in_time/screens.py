@@ -277,11 +277,6 @@ def _npc(npc: str) -> str:
     return data.npc_name(npc).upper()
 
 
-def _after(text: str, sep: str = ": ") -> str:
-    """The part of an effect's text after ``sep`` (all of it when ``sep`` is not in it)."""
-    return text.split(sep, 1)[1] if sep in text else text
-
-
 def _pieces(text: str) -> list[str]:
     """A long instruction in its parts ("GEORGE at X, LORRAINE at Y" -> two lines)."""
     out = []
@@ -341,8 +336,7 @@ def announce(view: dict[str, Any], effects: Sequence[Effect], i: int
     if kind == "draw":
         deck = e.get("deck", "")
         if deck == "tile":
-            return "draw", _("DRAW"), [_("{player}: 1 Power Tile").format(
-                player=text.split(":", 1)[0])]
+            return "draw", _("DRAW"), [_("{player}: 1 Power Tile").format(player=who)]
         return "draw", _("DRAW"), [_(DRAW_WORDS[deck]) if deck in DRAW_WORDS else text]
     if kind == "movement":
         return "movement", _("MOVEMENT"), [_("card {card}").format(card=e.get("card", ""))]

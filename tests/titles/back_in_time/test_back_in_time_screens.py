@@ -150,3 +150,16 @@ def test_the_roll_prompt_is_one_screen_with_the_odds_and_shorter_words_for_a_lon
                                 "Esmeralda", True)
     assert words([image]) == ["ROLL!", "Esmeralda, again", "1 SPEED, 1", "COURAGE"]
     assert not readability_problems(image)
+
+
+def test_an_opportunity_won_is_announced_card_first_then_the_reward_to_draw():
+    state = play(table(), {"type": "move", "tile": "marty-4"},
+                 {"type": "step", "to": "clock-tower"},
+                 {"type": "challenge", "challenge": "opportunity", "card": "opp-01"},
+                 {"type": "add", "tile": "marty-5"}, {"type": "ready"},
+                 {"type": "roll", "dice": ["knowledge:knowledge"]})
+    state, effects = run(state, {"type": "resolve"})
+    shown = screens.named_screens_for(rules.view(state), effects)
+    assert [(n, words([i])) for n, i in shown] == [
+        ("result", ["SUCCESS!"]), ("discard", ["DISCARD", "Demo opportunity 1"]),
+        ("draw", ["DRAW", "Ana: 1 Power Tile"])]
