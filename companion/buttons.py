@@ -23,6 +23,8 @@ import sys
 import time
 from typing import Any
 
+from companion.i18n import N_, _
+
 CONFIRM, END, BACK, NEXT, PREV = "confirm", "end", "back", "next", "prev"
 UNDO, MENU = "undo", "menu"  # long presses of back and confirm
 PRESSES = (CONFIRM, END, BACK, UNDO, NEXT, PREV, MENU)
@@ -43,7 +45,8 @@ class GpioButtons:
 
         missing = [name for name in BUTTONS if name not in pins]
         if missing:
-            raise ButtonError(f"no pin given for button(s) {', '.join(missing)}")
+            raise ButtonError(_("no pin given for button(s) {buttons}").format(
+                buttons=", ".join(missing)))
         self._presses: queue.Queue[str] = queue.Queue()
         self._held = dict.fromkeys(BUTTONS, False)  # a long press must not also count as short
         # Contact chatter: the Pi's GPIO driver filters it too, but not every pin factory does.
@@ -58,8 +61,9 @@ class GpioButtons:
             except Exception as exc:  # gpiozero raises many kinds here (busy, no chip, bad pin)
                 self.close()
                 raise ButtonError(
-                    f"button {name!r} on GPIO{pins[name]}: {exc}. Check the pin map "
-                    "(hardware/pins.toml) and that the user is in the gpio group."
+                    _("button {button} on {pin}: {reason}. Check the pin map "
+                      "(hardware/pins.toml) and that the user is in the gpio group.").format(
+                        button=repr(name), pin=f"GPIO{pins[name]}", reason=exc)
                 ) from exc
             button.when_pressed = self._pressed_handler(name)
             button.when_held = self._held_handler(name)
@@ -110,7 +114,9 @@ KEYS = {
     "p": PREV, "\x1b[D": PREV, "\x1b[A": PREV,
     "m": MENU,
 }
-KEY_HELP = "enter/space confirm, e end turn, b back, u undo, n/right next, p/left prev, m menu"
+# Translators: the keys stay as they are (enter, space, e, b, u, n, p, m, right, left).
+KEY_HELP = N_("enter/space confirm, e end turn, b back, u undo, n/right next, p/left prev, "
+              "m menu")
 
 
 class KeyboardButtons:

@@ -10,6 +10,9 @@ import argparse
 import importlib
 import sys
 
+from companion import i18n
+from companion.i18n import _
+
 # Modules that add subcommands: each has register(commands, bench_commands).
 COMMAND_MODULES = (
     "companion.commands",
@@ -29,11 +32,11 @@ class UserError(Exception):
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="companion",
-        description="Raspberry Pi table companion for Back to the Future tabletop games.",
+        description=_("Raspberry Pi table companion for Back to the Future tabletop games."),
     )
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
-    bench = commands.add_parser("bench", help="benchmarks that print measured numbers")
+    bench = commands.add_parser("bench", help=_("benchmarks that print measured numbers"))
     bench_commands = bench.add_subparsers(dest="bench_command", metavar="WHAT")
     bench_commands.required = True
     for name in COMMAND_MODULES:
@@ -41,7 +44,19 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
+def choose_language() -> None:
+    """The language of every command: ``COMPANION_LANG``, else the locale's (English when
+    there is no catalogue for it)."""
+    wanted = i18n.use()
+    if wanted and not i18n.available(wanted):
+        print(_("companion: {variable}={language}: no catalogue for that language (there are: "
+                "{languages}); using English. docs/translating.md tells how to add one.").format(
+            variable=i18n.ENV, language=wanted, languages=", ".join(i18n.languages())),
+            file=sys.stderr)
+
+
 def main(argv: list[str] | None = None) -> int:
+    choose_language()
     parser = build_parser()
     args = parser.parse_args(argv)
     try:

@@ -1,10 +1,12 @@
-"""Commands for the rules engines: replay, cards, journal, bench engine."""
+"""Commands for the rules engines: replay, cards, journal, bench engine and journal."""
 
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import random
+import sqlite3
 import statistics
 import sys
 import time
@@ -21,7 +23,15 @@ from companion.content import (
     pack_named,
     save_owner_pack,
 )
-from companion.journal import Journal, JournalError
+from companion.i18n import _, ngettext
+from companion.journal import (
+    GameCheck,
+    Journal,
+    JournalError,
+    describe,
+    stacks,
+    write_backup,
+)
 from companion.paths import state_dir
 from companion.titles import keys as title_keys
 from companion.titles.api import RuleError
@@ -30,86 +40,124 @@ from companion.titles.api import RuleError
 def register(commands, bench_commands) -> None:
     p = commands.add_parser(
         "replay",
-        help="replay a JSON-lines script of actions and print the final state",
-        description="Replay SCRIPT (one JSON action per line, the first a setup line; see "
-        "docs/titles/<title>.md) and print the final state as JSON. A malformed or illegal line "
-        "stops the replay with exit code 2, naming the line and the rule; the state reached "
-        "before it is still printed.",
+        help=_("replay a JSON-lines script of actions and print the final state"),
+        description=_("Replay SCRIPT (one JSON action per line, the first a setup line; see "
+                      "docs/titles/<title>.md) and print the final state as JSON. A malformed "
+                      "or illegal line stops the replay with exit code 2, naming the line and "
+                      "the rule; the state reached before it is still printed."),
     )
     p.add_argument("--title", required=True, choices=title_keys())
-    p.add_argument("script", help="the .jsonl script ('-' for standard input)")
+    p.add_argument("script", help=_("the .jsonl script ('-' for standard input)"))
     p.set_defaults(handler=cmd_replay)
 
+    first = title_keys()[0]
     c = commands.add_parser(
         "cards",
-        help="register the cards (and other printed contents) of your own box",
-        description="Register, list and remove the printed contents of your own box for a "
-        "title (cards, and for some titles a board or a map). Each title's entries and "
-        "fields are described in docs/titles/<title>.md. --title may be given "
-        f"before or after the action (default {title_keys()[0]}).",
+        help=_("register the cards (and other printed contents) of your own box"),
+        description=_("Register, list and remove the printed contents of your own box for a "
+                      "title (cards, and for some titles a board or a map). Each title's "
+                      "entries and fields are described in docs/titles/<title>.md. --title may "
+                      "be given before or after the action (default {title}).").format(
+                          title=first),
     )
-    title_flag = {"choices": title_keys(), "help": f"title key (default {title_keys()[0]})"}
-    c.add_argument("--title", default=title_keys()[0], **title_flag)
+    title_flag = {"choices": title_keys(),
+                  "help": _("title key (default {title})").format(title=first)}
+    c.add_argument("--title", default=first, **title_flag)
     cc = c.add_subparsers(dest="cards_command", metavar="ACTION")
     cc.required = True
-    lst = cc.add_parser("list", help="list registered entries (or the demo pack)")
+    lst = cc.add_parser("list", help=_("list registered entries (or the demo pack)"))
     lst.add_argument("--title", default=argparse.SUPPRESS, **title_flag)
-    lst.add_argument("--demo", action="store_true", help="list the built-in demo pack instead")
+    lst.add_argument("--demo", action="store_true",
+                     help=_("list the built-in demo pack instead"))
     lst.set_defaults(handler=cmd_cards_list)
     fields = _title_fields()
     add = cc.add_parser(
         "add",
-        help="register one entry (a card)",
-        description="Register one entry of your box, field by field; each title's fields are "
-        "listed below (docs/titles/<title>.md tells more). A whole set of entries can be "
-        "registered at once with `companion cards import`.",
+        help=_("register one entry (a card)"),
+        description=_("Register one entry of your box, field by field; each title's fields "
+                      "are listed below (docs/titles/<title>.md tells more). A whole set of "
+                      "entries can be registered at once with `companion cards import`."),
     )
     add.add_argument("--title", default=argparse.SUPPRESS, **title_flag)
-    add.add_argument("--id", required=True, help="a short name you can find the entry by")
-    add.add_argument("--section", help="which kind of entry (default: the field's own)")
+    add.add_argument("--id", required=True, help=_("a short name you can find the entry by"))
+    add.add_argument("--section", help=_("which kind of entry (default: the field's own)"))
     for name, helps in fields.items():
         add.add_argument(f"--{name}", dest=f"field_{name}", metavar="VALUE",
                          help="; ".join(helps))
     add.set_defaults(handler=cmd_cards_add)
     imp = cc.add_parser(
         "import",
-        help="register many entries at once from a TOML file",
-        description="Register every entry of FILE (a content pack in TOML: [[card]] and the "
-        "title's other sections; see docs/titles/<title>.md). The whole result is checked "
-        "before anything is written; an id already registered is refused unless --replace.",
+        help=_("register many entries at once from a TOML file"),
+        description=_("Register every entry of FILE (a content pack in TOML: [[card]] and the "
+                      "title's other sections; see docs/titles/<title>.md). The whole result is "
+                      "checked before anything is written; an id already registered is refused "
+                      "unless --replace."),
     )
     imp.add_argument("--title", default=argparse.SUPPRESS, **title_flag)
-    imp.add_argument("file", help="the TOML file")
+    imp.add_argument("file", help=_("the TOML file"))
     imp.add_argument("--replace", action="store_true",
-                     help="replace registered entries that have the same id")
+                     help=_("replace registered entries that have the same id"))
     imp.set_defaults(handler=cmd_cards_import)
-    rm = cc.add_parser("remove", help="remove a registered entry")
+    rm = cc.add_parser("remove", help=_("remove a registered entry"))
     rm.add_argument("--title", default=argparse.SUPPRESS, **title_flag)
-    rm.add_argument("--section", help="which kind of entry (default: wherever the id is)")
+    rm.add_argument("--section", help=_("which kind of entry (default: wherever the id is)"))
     rm.add_argument("id")
     rm.set_defaults(handler=cmd_cards_remove)
 
-    j = commands.add_parser("journal", help="games recorded in the journal")
+    j = commands.add_parser(
+        "journal", help=_("games recorded in the journal: list, export, check, repair, backup"))
     jc = j.add_subparsers(dest="journal_command", metavar="ACTION")
     jc.required = True
-    jl = jc.add_parser("list", help="list recorded games")
-    jl.add_argument("--journal", help="journal file (default: the state directory's)")
-    jl.set_defaults(handler=cmd_journal_list)
-    je = jc.add_parser("export", help="print one game as JSON (default: the latest)")
-    je.add_argument("--journal", help="journal file (default: the state directory's)")
+    jl = jc.add_parser("list", help=_("list recorded games (and any damage found)"))
+    je = jc.add_parser(
+        "export", help=_("print one game as JSON (default: the latest)"),
+        description=_("Print one game as JSON. Every record is checked first: a damaged game "
+                      "is refused with a message naming the game and the action (exit 2), or "
+                      "with --mark printed as far as it is proven, the damage marked (exit 1)."))
     je.add_argument("--game", type=int)
-    je.set_defaults(handler=cmd_journal_export)
+    je.add_argument("--mark", action="store_true",
+                    help="export a damaged game as far as it is proven, the damage marked")
+    jk = jc.add_parser(
+        "check", help="check every game's checksums, and the backup's (exit 1 if damaged)")
+    jr = jc.add_parser(
+        "repair", help="write a clean journal of what is proven; the damaged file is kept aside",
+        description="Rebuild the journal from what its checksums prove, putting back damaged "
+        "records the backup holds intact. A game damaged beyond that is kept up to its last "
+        "good action and closed. The damaged file is kept beside the journal, untouched. Stop "
+        "the table first (systemctl stop companion).")
+    jb = jc.add_parser("backup", help="write the backup now (SQLite's online backup API)")
+    for sub, handler in ((jl, cmd_journal_list), (je, cmd_journal_export),
+                         (jk, cmd_journal_check), (jr, cmd_journal_repair),
+                         (jb, cmd_journal_backup)):
+        sub.add_argument("--journal", help="journal file (default: the state directory's)")
+        sub.add_argument("--backup", help="backup file (default: the config's [journal] "
+                         "backup, else beside the journal)")
+        sub.set_defaults(handler=handler)
+
+    bj = bench_commands.add_parser(
+        "journal",
+        help="journal speed and damage: append, resume, roll-to-screen, backup, bit flips",
+        description="Append and resume times on a journal file, a simulated game night with "
+        "its roll-to-screen time, the backup's size and time, and a bit-flip drill over the "
+        "confirmed actions. The last line printed is one JSON object.")
+    bj.add_argument("--flips", type=int, default=200, help="bits to flip (default 200)")
+    bj.add_argument("--seed", type=int, default=1985)
+    bj.add_argument("--journal", help="a recorded journal to drill (default: a demo night)")
+    bj.add_argument("--quick", action="store_true",
+                    help="no simulated table: bot games through the rules and journal only")
+    bj.add_argument("--json", action="store_true", help="print only the JSON line")
+    bj.set_defaults(handler=cmd_bench_journal)
 
     b = bench_commands.add_parser(
         "engine",
-        help="rules engine speed: actions/s, exact odds, journal replay",
-        description="Random playouts, exact stall odds and a 2,000-action journal replay. "
-        "The last line printed is one JSON object (with --json, the only line).",
+        help=_("rules engine speed: actions/s, exact odds, journal replay"),
+        description=_("Random playouts, exact stall odds and a 2,000-action journal replay. "
+                      "The last line printed is one JSON object (with --json, the only line)."),
     )
-    b.add_argument("--title", default=title_keys()[0], choices=title_keys(),
-                   help=f"title key (default {title_keys()[0]})")
-    b.add_argument("--seconds", type=float, default=3.0, help="time for the playouts")
-    b.add_argument("--json", action="store_true", help="print only the JSON line")
+    b.add_argument("--title", default=first, choices=title_keys(),
+                   help=_("title key (default {title})").format(title=first))
+    b.add_argument("--seconds", type=float, default=3.0, help=_("time for the playouts"))
+    b.add_argument("--json", action="store_true", help=_("print only the JSON line"))
     b.set_defaults(handler=cmd_bench_engine)
 
 
@@ -134,7 +182,8 @@ def cmd_replay(args) -> int:
         else:
             lines = Path(args.script).read_text(encoding="utf-8").splitlines()
     except (OSError, UnicodeDecodeError) as exc:
-        raise UserError(f"{args.script}: cannot read the script ({exc})") from exc
+        raise UserError(_("{script}: cannot read the script ({reason})").format(
+            script=args.script, reason=exc)) from exc
     state = None
     done = 0
     for number, line in enumerate(lines, start=1):
@@ -145,17 +194,20 @@ def cmd_replay(args) -> int:
         try:
             action = json.loads(text)
         except json.JSONDecodeError as exc:
-            return _replay_stop(engine, state, done, f"{where}: not valid JSON ({exc.msg})")
+            return _replay_stop(engine, state, done, _("{where}: not valid JSON ({reason})")
+                                .format(where=where, reason=exc.msg))
         if not isinstance(action, dict):
-            return _replay_stop(engine, state, done, f"{where}: each line must be a JSON object")
+            return _replay_stop(engine, state, done, _("{where}: each line must be a JSON object")
+                                .format(where=where))
         if state is None:
             if action.get("type") != "setup":
                 return _replay_stop(
                     engine,
                     None,
                     0,
-                    f'{where}: the first line must be the setup, e.g. {{"type": "setup", '
-                    '"players": ["Ana", "Ben"], "pack": "demo"}',
+                    _("{where}: the first line must be the setup, e.g. {example}").format(
+                        where=where,
+                        example='{"type": "setup", "players": ["Ana", "Ben"], "pack": "demo"}'),
                 )
             try:
                 pack = pack_for(args.title, action.get("pack", "demo"))
@@ -164,15 +216,18 @@ def cmd_replay(args) -> int:
                 )
                 state = engine.new_game(setup["players"], setup["options"], setup_content(setup))
             except (UserError, RuleError) as exc:
-                return _replay_stop(engine, None, 0, f"{where}: {exc}")
+                return _replay_stop(engine, None, 0, _("{where}: {reason}").format(
+                    where=where, reason=exc))
             continue
         try:
-            state, _ = engine.apply(state, action)
+            state, _effects = engine.apply(state, action)
         except RuleError as exc:
-            return _replay_stop(engine, state, done, f"{where}: {exc}")
+            return _replay_stop(engine, state, done, _("{where}: {reason}").format(
+                where=where, reason=exc))
         done += 1
     if state is None:
-        return _replay_stop(engine, None, 0, f"{args.script}: no setup line and no actions")
+        return _replay_stop(engine, None, 0, _("{script}: no setup line and no actions").format(
+            script=args.script))
     print(json.dumps(_final(engine, state, done), indent=2))
     return 0
 
@@ -198,7 +253,7 @@ def _title_fields() -> dict[str, list[str]]:
     fields: dict[str, list[str]] = {}
     for key in title_keys():
         for name, (_section, help_text, *_rest) in titles.get(key).content.FIELDS.items():
-            fields.setdefault(name, []).append(f"{key}: {help_text}")
+            fields.setdefault(name, []).append(f"{key}: {_(help_text)}")
     return fields
 
 
@@ -211,13 +266,13 @@ def cmd_cards_list(args) -> int:
     content = titles.get(args.title).content
     total = sum(len(entries) for entries in pack.sections.values())
     if not total:
-        print(f"no cards registered for {args.title} ({where}); add one with `companion cards add`")
+        print(_("no cards registered for {title} ({where}); add one with {command}").format(
+            title=args.title, where=where, command="`companion cards add`"))
         return 0
-    counts = ", ".join(f"{len(v)} cards" if k == "card" else f"[{k}] {len(v)}"
-                       for k, v in pack.sections.items() if v)
+    counts = ", ".join(_count(k, len(v)) for k, v in pack.sections.items() if v)
     print(f"{pack.name} ({where}): {counts}")
     if pack.source == "demo":
-        print("DEMO: invented contents for the simulator, not the printed cards")
+        print(_("DEMO: invented contents for the simulator, not the printed cards"))
     for section, entries in pack.sections.items():
         if len(pack.sections) > 1 and entries:
             print(f"[{section}]")
@@ -226,6 +281,15 @@ def cmd_cards_list(args) -> int:
             line = content.describe(section, entry)
             print(f"  {entry['id']:<16} {line} {entry['source']}{note}")
     return 0
+
+
+def _count(section: str, n: int) -> str:
+    """How many entries of a section: "5 cards"."""
+    if section == "card":
+        return ngettext("{count} cards", "{count} cards", n).format(count=n)
+    # Translators: entries of another section of a content pack; {section} is its name in the
+    # pack file (place, event, ...), which stays as it is.
+    return _("[{section}] {count}").format(count=n, section=section)
 
 
 def _owner_sections(title: str) -> dict[str, list[dict[str, Any]]]:
@@ -266,13 +330,15 @@ def cmd_cards_add(args) -> int:
     foreign = sorted(set(given) - set(content.FIELDS))
     if foreign:
         known = ", ".join(f"--{f}" for f in content.FIELDS)
-        raise UserError(f"--{foreign[0]} is not a field of {args.title} entries; known: {known}")
+        raise UserError(_("--{field} is not a field of {title} entries; known: {known}").format(
+            field=foreign[0], title=args.title, known=known))
     section = args.section or _section_of(content, given)
     if section is None:
-        raise UserError("say which kind of entry this is with --section "
-                        f"({', '.join(content.SECTIONS)})")
+        raise UserError(_("say which kind of entry this is with --section ({sections})").format(
+            sections=", ".join(content.SECTIONS)))
     if section not in content.SECTIONS:
-        raise UserError(f"--section {section!r}: {args.title} has {', '.join(content.SECTIONS)}")
+        raise UserError(_("--section {section}: {title} has {sections}").format(
+            section=repr(section), title=args.title, sections=", ".join(content.SECTIONS)))
     entry: dict[str, Any] = {"id": args.id}
     for name, text in given.items():
         try:
@@ -283,11 +349,12 @@ def cmd_cards_add(args) -> int:
     registered = _owner_sections(args.title)
     entries = registered.setdefault(section, [])
     if any(e["id"] == args.id for e in entries):
-        raise UserError(f"a card with id {args.id!r} is already registered; remove it first")
+        raise UserError(_("a card with id {id} is already registered; remove it first").format(
+            id=repr(args.id)))
     entries.append(entry)
     path = _save(args.title, registered)
     shown = content.describe(section, content.SECTIONS[section](dict(entry))).strip()
-    print(f"registered {args.id} ({shown}) in {path}")
+    print(_("registered {id} ({entry}) in {path}").format(id=args.id, entry=shown, path=path))
     return 0
 
 
@@ -304,8 +371,9 @@ def cmd_cards_import(args) -> int:
             clash = [i for i, e in enumerate(mine) if e["id"] == entry["id"]]
             if clash and not args.replace:
                 raise UserError(
-                    f"{args.file}: {section} {entry['id']!r} is already registered; remove it "
-                    "first or import with --replace"
+                    _("{file}: {section} {id} is already registered; remove it first or import "
+                      "with --replace").format(file=args.file, section=section,
+                                               id=repr(entry["id"]))
                 )
             if clash:
                 mine[clash[0]] = dict(entry)
@@ -313,7 +381,9 @@ def cmd_cards_import(args) -> int:
                 mine.append(dict(entry))
             added += 1
     path = _save(args.title, registered)
-    print(f"registered {added} entries from {args.file} in {path}")
+    print(ngettext("registered {count} entries from {file} in {path}",
+                   "registered {count} entries from {file} in {path}", added).format(
+        count=added, file=args.file, path=path))
     return 0
 
 
@@ -326,50 +396,185 @@ def cmd_cards_remove(args) -> int:
         if len(kept) != len(entries):
             registered[section] = kept
             _save(args.title, registered)
-            print(f"removed {args.id}")
+            print(_("removed {id}").format(id=args.id))
             return 0
-    raise UserError(f"no registered card {args.id!r}; see `companion cards list`")
+    raise UserError(_("no registered card {id}; see {command}").format(
+        id=repr(args.id), command="`companion cards list`"))
 
 
 # --------------------------------------------------------------------------- journal
 
 
-def _open_journal(path: str | None) -> Journal:
+@contextlib.contextmanager
+def _open_journal(args):
     try:
-        return Journal(path or state_dir() / "journal.sqlite3")
+        journal = Journal(args.journal or state_dir() / "journal.sqlite3",
+                          backup=args.backup or _configured_backup())
     except JournalError as exc:
         raise UserError(str(exc)) from exc
+    try:
+        yield journal
+    finally:
+        journal.close()
+
+
+def _configured_backup() -> str | None:
+    """The config's [journal] backup, if the config says one (a broken config: the default)."""
+    from companion import config
+
+    try:
+        return config.load()["journal"]["backup"] or None
+    except config.ConfigError:
+        return None
+
+
+def _check(journal: Journal, game: int) -> GameCheck:
+    try:
+        return journal.check(game)
+    except JournalError as exc:
+        raise UserError(str(exc)) from exc
+
+
+def _status(check: GameCheck, finished: Any, closed: bool) -> str:
+    status = _("finished") if finished and check.finish_proven else _("unfinished")
+    if closed:
+        status = _("closed")
+    if check.damage is not None:
+        return _("{status}, DAMAGED at action {seq}").format(status=status, seq=check.damage.seq)
+    if check.problems:
+        return _("{status}, damage found, all proven").format(status=status)
+    return status
 
 
 def cmd_journal_list(args) -> int:
-    journal = _open_journal(args.journal)
-    for g in journal.games():
-        status = "finished" if g["finished"] else "unfinished"
-        when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g["created"]))
-        print(
-            f"{g['id']:>5}  {g['title']:<12} {when}  {len(journal.actions(g['id'])):>5} "
-            f"actions  {status}"
-        )
-    return 0
+    with _open_journal(args) as journal:
+        closed = journal.closed()
+        damaged = False
+        for g in journal.games():
+            check = _check(journal, g["id"])
+            damaged = damaged or bool(check.problems)
+            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g["created"])) if isinstance(
+                g["created"], float) else "?"
+            actions = len(stacks(check.records)[0])
+            print(_("{game:>5}  {title:<12} {when}  {n:>5} actions  {status}").format(
+                game=g["id"], title=g["title"], when=when, n=actions,
+                status=_status(check, g["finished"], g["id"] in closed)))
+        if damaged:
+            print(_("companion: damage found; `companion journal check` tells where"),
+                  file=sys.stderr)
+        return 1 if damaged else 0
 
 
 def cmd_journal_export(args) -> int:
-    journal = _open_journal(args.journal)
-    games = journal.games()
-    if not games:
-        raise UserError(f"the journal {journal.path} has no games yet")
-    game = args.game if args.game is not None else games[-1]["id"]
+    with _open_journal(args) as journal:
+        games = journal.games()
+        if not games:
+            raise UserError(_("the journal {journal} has no games yet").format(
+                journal=journal.path))
+        game = args.game if args.game is not None else games[-1]["id"]
+        check = _check(journal, game)
+        if check.fully_proven:
+            for problem in check.problems:  # proven all the same: said, not hidden
+                print(_("companion: {what} (`companion journal repair` writes it back)").format(
+                    what=describe(check, problem)), file=sys.stderr)
+            print(json.dumps(journal.export(game), indent=2))
+            return 0
+        blocking = check.damage or next(p for p in check.problems if p.what == "time")
+        message = describe(check, blocking)
+        if not args.mark:
+            raise UserError(message + " " + _(
+                "Nothing was exported: `companion journal export --mark` prints what is proven "
+                "with the damage marked; `companion journal repair` keeps what can be proven "
+                "and the damaged file aside."))
+        print(json.dumps(journal.export(game, mark=True), indent=2))
+        print(f"companion: {message}", file=sys.stderr)
+        return 1
+
+
+def cmd_journal_check(args) -> int:
+    with _open_journal(args) as journal:
+        lines = check_lines(journal)
+        for line, _damaged in lines:
+            print(line)
+        return 1 if any(damaged for _line, damaged in lines) else 0
+
+
+def check_lines(journal: Journal) -> list[tuple[str, bool]]:
+    """Lines for every game and one for the backup (the last), each with: is it damage?"""
+    lines: list[tuple[str, bool]] = []
+    for g in journal.games():
+        check = _check(journal, g["id"])
+        if check.ok:
+            lines.append((_("game {game}: {n} actions, every checksum holds").format(
+                game=g["id"], n=check.total), False))
+        for problem in check.problems:
+            lines.append((describe(check, problem), True))
+    lines.append(backup_line(journal))
+    return lines
+
+
+def backup_line(journal: Journal) -> tuple[str, bool]:
+    """The backup in one line, and whether it is damaged."""
+    from companion.journal import check_game, open_source
+
+    if journal.backup_path is None:
+        return _("backup: none (an in-memory journal)"), False
+    source = open_source(journal.backup_path)
+    if source is None:
+        return _("backup: none yet at {backup}").format(backup=journal.backup_path), False
     try:
-        print(json.dumps(journal.export(game), indent=2))
-    except JournalError as exc:
-        raise UserError(str(exc)) from exc
-    return 0
+        games = [g for (g,) in source.db.execute("SELECT id FROM games")]
+        damaged = [g for g in games if not check_game(source, g, journal.backup_path).ok]
+    except (sqlite3.DatabaseError, JournalError) as exc:  # reported, not raised
+        return _("backup: DAMAGED, {backup} cannot be read ({error})").format(
+            backup=journal.backup_path, error=exc), True
+    finally:
+        source.db.close()
+    age = time.time() - Path(journal.backup_path).stat().st_mtime
+    if damaged:
+        return _("backup: DAMAGED in games {games} ({backup}); the next backup replaces "
+                 "it").format(games=", ".join(map(str, damaged)), backup=journal.backup_path), True
+    return _("backup: {backup}, {n} games, {age:.0f} minutes old").format(
+        backup=journal.backup_path, n=len(games), age=age / 60), False
+
+
+def cmd_journal_repair(args) -> int:
+    with _open_journal(args) as journal:
+        checks = [_check(journal, g["id"]) for g in journal.games()]
+        if all(c.ok for c in checks):
+            print(_("nothing to repair: every game's checksums hold"))
+            return 0
+        try:
+            done = journal.rebuild()
+        except JournalError as exc:
+            raise UserError(str(exc)) from exc
+        for line in done.lines():
+            print(line)
+        print(_("the damaged file is kept as {aside}").format(aside=done.aside))
+        return 0
+
+
+def cmd_journal_backup(args) -> int:
+    with _open_journal(args) as journal:
+        result = write_backup(journal.path, journal.backup_path)
+        if result.skipped:
+            raise UserError(result.skipped)
+        print(_("backup written: {backup} ({kib:.0f} KiB in {ms:.0f} ms)").format(
+            backup=result.path, kib=result.written / 1024, ms=result.seconds * 1000))
+        return 0
+
+
+def cmd_bench_journal(args) -> int:
+    from companion.journal_bench import run
+
+    return run(args)
 
 
 # --------------------------------------------------------------------------- bench
 
 
 def cmd_bench_engine(args) -> int:
+    # The measurements print in English, like the logs (see cmd_bench_table).
     from companion.bots import random_bot
 
     engine = titles.rules(args.title)
@@ -392,7 +597,7 @@ def cmd_bench_engine(args) -> int:
                 action = engine.sample_chance(state, rng)
             else:
                 action = random_bot(engine, state, rng)
-            state, _ = engine.apply(state, action)
+            state, _effects = engine.apply(state, action)
             n += 1
         actions += n
         games += 1

@@ -11,6 +11,8 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from companion import i18n
+from companion.i18n import _
 from companion.paths import config_dir
 
 DEFAULTS_TOML = """\
@@ -20,6 +22,8 @@ DEFAULTS_TOML = """\
 title = "menu"            # "menu" (chosen at the table), or a title key (companion --help)
 players = ["Ana", "Ben", "Cy", "Dee"]   # seating order, first player first
 pack = "owner"            # "owner" (your registered cards), "demo", or a pack TOML path
+language = ""             # "fr", "ja", ...: the words on the OLED and in messages; "" = the
+                          # locale's (LANGUAGE/LANG), else English. COMPANION_LANG overrides it
 
 [camera]
 source = "picamera2"      # picamera2 | opencv | files | synthetic | none
@@ -39,6 +43,8 @@ driver = "sh1106"         # sh1106 | ssd1306 | terminal | recorder | dummy | non
 rotate = 0                # 0, or 2 for a panel mounted upside down
 contrast = 255            # 0-255
 out = ""                  # folder for driver = "recorder" (every frame as PNG, and a GIF)
+font = ""                 # a TrueType file for the words; "" = the built-in font (English
+                          # letters only: set one for another language, docs/translating.md)
 
 [buttons]
 backend = "gpiozero"      # gpiozero | keyboard | none
@@ -47,6 +53,11 @@ hold_s = 0.8              # a press this long is a long press (menu, undo)
 
 [lights]
 port = "/dev/companion-lights"   # the Pico's serial port; "" for no light board
+
+[journal]
+backup = ""               # the rolling backup's file; "" = beside the journal (docs/journal.md)
+backup_minutes = 10       # a backup this often while actions are recorded, and at every game's
+                          # end; 0 = only at the end of each game
 
 [daemon]
 notify = true             # systemd READY/WATCHDOG when run by systemd
@@ -66,6 +77,7 @@ RANGES = {
     ("display", "contrast"): (0, 255),
     ("buttons", "bounce_ms"): (0, 500),
     ("buttons", "hold_s"): (0.2, 5.0),
+    ("journal", "backup_minutes"): (0, 1440),
 }
 
 
@@ -105,14 +117,16 @@ def load(path: str | Path | None = None) -> dict[str, Any]:
     config = defaults()
     if not path.exists():
         if explicit:
-            raise ConfigError(f"{path}: no such config file")
+            raise ConfigError(_("{path}: no such config file").format(path=path))
         return config
     try:
         user = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
-        raise ConfigError(f"{path}: not valid TOML ({exc}); fix the syntax") from exc
+        raise ConfigError(_("{path}: not valid TOML ({reason}); fix the syntax").format(
+            path=path, reason=exc)) from exc
     except (OSError, UnicodeDecodeError) as exc:
-        raise ConfigError(f"{path}: cannot read ({exc})") from exc
+        raise ConfigError(_("{path}: cannot read ({reason})").format(path=path,
+                                                                     reason=exc)) from exc
     return merge(config, user, str(path))
 
 
@@ -122,10 +136,12 @@ def merge(config: dict[str, Any], user: dict[str, Any], where: str) -> dict[str,
     for section, values in user.items():
         if section not in out:
             raise ConfigError(
-                f"{where}: unknown section [{section}]; known: {', '.join(sorted(out))}"
+                _("{where}: unknown section {section}; known: {known}").format(
+                    where=where, section=f"[{section}]", known=", ".join(sorted(out)))
             )
         if not isinstance(values, dict):
-            raise ConfigError(f"{where}: [{section}] must be a table of keys")
+            raise ConfigError(_("{where}: {section} must be a table of keys").format(
+                where=where, section=f"[{section}]"))
         for key, value in values.items():
             owners = [k for k, opts in _title_options().items() if key in opts]
             if section == "table" and key not in out[section] and owners:
@@ -135,7 +151,8 @@ def merge(config: dict[str, Any], user: dict[str, Any], where: str) -> dict[str,
                 continue
             if key not in out[section]:
                 known = ", ".join(sorted(out[section]))
-                raise ConfigError(f"{where}: [{section}] unknown key {key!r}; known: {known}")
+                raise ConfigError(_("{where}: {section} unknown key {key}; known: {known}").format(
+                    where=where, section=f"[{section}]", key=repr(key), known=known))
             out[section][key] = check(section, key, value, out[section][key], where)
     return out
 
@@ -144,59 +161,96 @@ def check(section: str, key: str, value: Any, default: Any, where: str) -> Any:
     name = f"{where}: [{section}] {key}"
     if section in _title_options():
         return _check_title_option(name, key, value, default)
+    setting = f"{name} = {value!r}"
     if isinstance(default, bool):
         if not isinstance(value, bool):
-            raise ConfigError(f"{name} = {value!r}: write true or false")
+            raise ConfigError(_("{setting}: write true or false").format(setting=setting))
     elif isinstance(default, (int, float)):
         if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ConfigError(f"{name} = {value!r}: write a number, e.g. {key} = {default}")
+            raise ConfigError(_("{setting}: write a number, e.g. {example}").format(
+                setting=setting, example=f"{key} = {default}"))
         if isinstance(default, int) and not isinstance(default, bool) and isinstance(value, float):
-            raise ConfigError(f"{name} = {value!r}: write a whole number, e.g. {default}")
+            raise ConfigError(_("{setting}: write a whole number, e.g. {example}").format(
+                setting=setting, example=default))
         low, high = RANGES.get((section, key), (float("-inf"), float("inf")))
         if not low <= value <= high:
-            raise ConfigError(f"{name} = {value!r}: must be from {low} to {high}")
+            raise ConfigError(_("{setting}: must be from {low} to {high}").format(
+                setting=setting, low=low, high=high))
         if (section, key) == ("display", "rotate") and value == 1:
-            raise ConfigError(f"{name} = 1: the screens are landscape; use 0, or 2 upside down")
+            raise ConfigError(_("{setting}: the screens are landscape; use 0, or 2 upside down")
+                              .format(setting=f"{name} = 1"))
     elif (section, key) == ("camera", "delorean_zone"):
         ok = isinstance(value, list) and (value == [] or (
             len(value) == 4 and all(isinstance(v, (int, float)) and 0 <= v <= 1 for v in value)
             and value[0] < value[2] and value[1] < value[3]))
         if not ok:
-            raise ConfigError(f"{name} = {value!r}: write [x0, y0, x1, y1] with 0 <= x0 < x1 <= 1 "
-                              "and 0 <= y0 < y1 <= 1, or [] for no zone")
+            raise ConfigError(_("{setting}: write {zone} with {x_range} and {y_range}, or [] for "
+                                "no zone").format(setting=setting, zone="[x0, y0, x1, y1]",
+                                                  x_range="0 <= x0 < x1 <= 1",
+                                                  y_range="0 <= y0 < y1 <= 1"))
     elif isinstance(default, list):
         if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
-            raise ConfigError(f'{name}: write a list of names, e.g. ["Ana", "Ben"]')
+            raise ConfigError(_("{setting}: write a list of names, e.g. {example}").format(
+                setting=name, example='["Ana", "Ben"]'))
         if section == "table" and key == "players" and not 1 <= len(value) <= 6:
-            raise ConfigError(f"{name}: 1 to 6 names (the title decides how many can play)")
+            raise ConfigError(_("{setting}: 1 to 6 names (the title decides how many can play)")
+                              .format(setting=name))
     elif isinstance(default, str):
         if not isinstance(value, str):
-            raise ConfigError(f'{name} = {value!r}: write text in quotes, e.g. "{default}"')
+            raise ConfigError(_("{setting}: write text in quotes, e.g. {example}").format(
+                setting=setting, example=f'"{default}"'))
         choices = CHOICES.get((section, key))
         if choices and value not in choices:
-            raise ConfigError(f"{name} = {value!r}: must be one of {', '.join(choices)}")
+            raise ConfigError(_("{setting}: must be one of {choices}").format(
+                setting=setting, choices=", ".join(choices)))
         if section == "table" and key == "title":
             from companion.titles import keys
 
             if value not in ("menu", *keys()):
-                raise ConfigError(f"{name} = {value!r}: must be \"menu\" or one of {keys()}")
+                raise ConfigError(_("{setting}: must be {menu} or one of {keys}").format(
+                    setting=setting, menu='"menu"', keys=keys()))
+        if (section, key) == ("display", "font") and value:
+            _check_font(setting, value)
+        if section == "table" and key == "language" and value and not i18n.available(value):
+            raise ConfigError(
+                _("{setting}: no catalogue for that language (there are: {languages}); write "
+                  "one of those, or \"\" for the locale's. docs/translating.md tells how to add "
+                  "a language.").format(setting=setting, languages=", ".join(i18n.languages())))
     return value
 
 
 def _check_title_option(name: str, key: str, value: Any, default: Any) -> Any:
     """A title's option has its default's type (the title checks its meaning at game start)."""
     def kind(v: Any) -> str:
-        return "true or false" if isinstance(v, bool) else "a whole number" if isinstance(
-            v, int) else "a number" if isinstance(v, float) else "text in quotes" if isinstance(
-            v, str) else "a list"
+        if isinstance(v, bool):
+            return _("true or false")
+        if isinstance(v, int):
+            return _("a whole number")
+        if isinstance(v, float):
+            return _("a number")
+        return _("text in quotes") if isinstance(v, str) else _("a list")
 
     same = type(value) is type(default) or (isinstance(default, float) and type(value) is int)
     if same and isinstance(default, list) and default:
         same = all(type(v) is type(default[0]) for v in value)
     if not same:
         example = to_toml({"x": {key: default}}).splitlines()[1]
-        raise ConfigError(f"{name} = {value!r}: write {kind(default)}, e.g. {example}")
+        raise ConfigError(_("{setting}: write {kind}, e.g. {example}").format(
+            setting=f"{name} = {value!r}", kind=kind(default), example=example))
     return value
+
+
+def _check_font(setting: str, path: str) -> None:
+    from PIL import ImageFont
+
+    if not Path(path).is_file():
+        raise ConfigError(_("{setting}: no such font file; write the path of a TrueType font "
+                            "(.ttf, .otf), or \"\" for the built-in one").format(setting=setting))
+    try:
+        ImageFont.truetype(path, 10)
+    except OSError as exc:
+        raise ConfigError(_("{setting}: not a font Pillow can read ({reason})").format(
+            setting=setting, reason=exc)) from exc
 
 
 def to_toml(config: dict[str, Any]) -> str:
@@ -221,11 +275,12 @@ def _value(section: str, key: str, value: Any) -> str:
 
 
 def register(commands, bench_commands) -> None:
-    p = commands.add_parser("config", help="the daemon's configuration")
+    p = commands.add_parser("config", help=_("the daemon's configuration"))
     sub = p.add_subparsers(dest="config_command", metavar="ACTION")
     sub.required = True
-    show = sub.add_parser("show", help="print the effective config (defaults + your file)")
-    show.add_argument("--config", help=f"config file (default: {default_path()})")
+    show = sub.add_parser("show", help=_("print the effective config (defaults + your file)"))
+    show.add_argument("--config", help=_("config file (default: {path})").format(
+        path=default_path()))
     show.set_defaults(handler=_cmd_show)
 
 
@@ -237,6 +292,6 @@ def _cmd_show(args) -> int:
     except ConfigError as exc:
         raise UserError(str(exc)) from exc
     where = args.config or default_path()
-    print(f"# effective config: defaults overlaid by {where}")
+    print("# " + _("effective config: defaults overlaid by {path}").format(path=where))
     print(to_toml(cfg), end="")
     return 0

@@ -17,7 +17,9 @@ from pathlib import Path
 from typing import Any
 
 from companion import config as configuration
-from companion.journal import Journal
+from companion import i18n
+from companion.i18n import N_, _
+from companion.journal import Journal, JournalError, recover_unreadable
 from companion.paths import config_dir, state_dir
 
 log = logging.getLogger("companion")
@@ -26,19 +28,23 @@ log = logging.getLogger("companion")
 def register(commands, bench_commands) -> None:
     run = commands.add_parser(
         "run",
-        help="the table daemon: camera, buttons, OLED and lights (what systemd starts)",
-        description="Run the table: read the dice, take button presses, show the game on the "
-        "OLED, light the ring. Resumes the unfinished game. Stop with Ctrl-C or SIGTERM.",
+        help=_("the table daemon: camera, buttons, OLED and lights (what systemd starts)"),
+        description=_("Run the table: read the dice, take button presses, show the game on the "
+                      "OLED, light the ring. Resumes the unfinished game. Stop with Ctrl-C or "
+                      "SIGTERM."),
     )
-    run.add_argument("--config", help=f"config file (default: {configuration.default_path()})")
-    run.add_argument("--journal", help="journal file (default: the state directory's)")
+    run.add_argument("--config", help=_("config file (default: {path})").format(
+        path=configuration.default_path()))
+    run.add_argument("--journal", help=_("journal file (default: the state directory's)"))
     run.add_argument("--seconds", type=float, default=0,
-                     help="stop after this many seconds (0: run until stopped)")
+                     help=_("stop after this many seconds (0: run until stopped)"))
     run.set_defaults(handler=cmd_run)
 
     doctor = commands.add_parser(
-        "doctor", help="check camera, display, buttons, light board, disk and state directory")
-    doctor.add_argument("--config", help="config file")
+        "doctor",
+        help=_("check camera, display, buttons, light board, disk, state and journal"))
+    doctor.add_argument("--config", help=_("config file"))
+    doctor.add_argument("--journal", help=_("journal file (default: the state directory's)"))
     doctor.set_defaults(handler=cmd_doctor)
 
 
@@ -47,6 +53,27 @@ def register(commands, bench_commands) -> None:
 
 def journal_path(path: str | None) -> Path:
     return Path(path) if path else state_dir() / "journal.sqlite3"
+
+
+def open_journal(cfg: dict[str, Any], path: str | None) -> tuple[Journal, str | None]:
+    """The table's journal, with rolling backups as the config says, and a notice to show.
+
+    A file SQLite cannot open at all never stops the table (no restart loop): it is kept
+    aside, the backup is put in its place if it checks, else a new journal starts.
+    """
+    j = cfg["journal"]
+    where = journal_path(path)
+    backup = j["backup"] or None
+    every = j["backup_minutes"] * 60.0
+    try:
+        return Journal(where, backup=backup, backup_every=every), None
+    except JournalError as exc:
+        log.error("%s", exc)
+        aside, now = recover_unreadable(where, backup)
+        notice = _("The journal could not be read; it is kept as {aside}. Playing on from "
+                   "{now}.").format(aside=Path(aside).name, now=now)
+        log.error("%s", notice)
+        return Journal(where, backup=backup, backup_every=every), notice
 
 
 def pack_loader(cfg: dict[str, Any]):
@@ -124,7 +151,7 @@ def find_tray(camera, tries: int = 20):
     from companion.vision.tray import TrayNotFound, TrayView
 
     reason = "no frame"
-    for _ in range(tries):
+    for _attempt in range(tries):
         try:
             return TrayView.from_frame(camera.read().image)
         except (TrayNotFound, CameraUnavailable, FrameError, EndOfStream) as exc:
@@ -207,10 +234,16 @@ def cmd_run(args) -> int:
         cfg = configuration.load(args.config)
     except configuration.ConfigError as exc:
         raise UserError(str(exc)) from exc
-    journal = Journal(journal_path(args.journal))
+    i18n.use(cfg["table"]["language"])  # the table's words; the log stays English
+    from companion.display.cli import use_font
+
+    use_font(cfg["display"]["font"])
+    journal, notice = open_journal(cfg, args.journal)
     t = cfg["table"]
     session = Session(journal, t["players"], pack_loader(cfg), title=t["title"],
                       options=configuration.title_options(cfg))
+    if notice:
+        session.last_error = notice
     lights = open_lights(cfg)
     try:
         buttons = [open_buttons(cfg)]
@@ -224,7 +257,7 @@ def cmd_run(args) -> int:
                   fps=cfg["camera"]["fps"],
                   zone="tray" if cfg["camera"]["delorean_zone"] else None)
     stop = []
-    signal.signal(signal.SIGTERM, lambda *_: stop.append("SIGTERM"))
+    signal.signal(signal.SIGTERM, lambda *_args: stop.append("SIGTERM"))
     table.boot()
     end = time.monotonic() + args.seconds if args.seconds else None
     try:
@@ -255,10 +288,11 @@ def cmd_doctor(args) -> int:
 
     try:
         cfg = configuration.load(args.config)
-        results.append((True, "config", f"{args.config or configuration.default_path()}"))
+        results.append((True, N_("config"), f"{args.config or configuration.default_path()}"))
     except configuration.ConfigError as exc:
-        results.append((False, "config", f"{exc}"))
+        results.append((False, N_("config"), f"{exc}"))
         cfg = configuration.defaults()
+    i18n.use(cfg["table"]["language"])
 
     def state() -> str:
         path = state_dir()
@@ -266,77 +300,107 @@ def cmd_doctor(args) -> int:
         probe = path / ".doctor"
         probe.write_text("ok")
         probe.unlink()
-        journal = Journal(path / "journal.sqlite3")
-        games = len(journal.games())
-        journal.close()
-        return f"{path} writable, journal has {games} games"
+        return _("{path} writable").format(path=path)
+
+    def journal() -> str:
+        """Every game's checksums, and the backup's: the SD card hands back what was written."""
+        from companion.commands import check_lines
+
+        j = Journal(journal_path(args.journal), backup=cfg["journal"]["backup"] or None)
+        try:
+            lines = check_lines(j)
+            games = len(j.games())
+        finally:
+            j.close()
+        bad = [line for line, damaged in lines if damaged]
+        if bad:
+            raise RuntimeError(" ".join(bad) + " " + _(
+                "The SD card may be failing: copy the state directory off it. With the table "
+                "stopped, `companion journal repair` keeps what can be proven."))
+        return _("{games} games, every checksum holds; {backup}").format(
+            games=games, backup=lines[-1][0])
 
     def disk() -> str:
         path = state_dir()
         path.mkdir(parents=True, exist_ok=True)
         free = shutil.disk_usage(path).free / 2**20
         if free < 50:
-            raise RuntimeError(f"only {free:.0f} MB free under {path}: free some space")
-        return f"{free:,.0f} MB free"
+            raise RuntimeError(_("only {size} MB free under {path}: free some space").format(
+                size=f"{free:.0f}", path=path))
+        return _("{size} MB free").format(size=f"{free:,.0f}")
 
     def camera() -> str:
         cam = open_camera(cfg)
         if cam is None:
-            return "no camera configured ([camera] source = \"none\")"
+            return _("no camera configured ({setting})").format(
+                setting='[camera] source = "none"')
         try:
             frame = cam.read()
         except Exception as exc:
             raise RuntimeError(
-                f"{cfg['camera']['source']}: {exc}. Check the ribbon cable and that the camera "
-                "is enabled (see docs/pi-install.md)"
+                _("{source}: {reason}. Check the ribbon cable and that the camera is enabled "
+                  "(see docs/pi-install.md)").format(source=cfg["camera"]["source"], reason=exc)
             ) from exc
         finally:
             if hasattr(cam, "close"):
                 cam.close()
         h, w = frame.image.shape[:2]
-        return f"{cfg['camera']['source']} gives {w}x{h} frames"
+        return _("{source} gives {width}x{height} frames").format(
+            source=cfg["camera"]["source"], width=w, height=h)
 
     def display() -> str:
+        from companion.display.cli import use_font
+
+        use_font(cfg["display"]["font"])
         d = open_display(cfg, fallback=None)
         if d is None:
-            return "no display configured"
+            return _("no display configured")
         from companion.display import screens
 
-        ok = d.show(screens.boot("doctor"))
+        ok = d.show(screens.boot(_("doctor")))
         d.close()
         if not ok:
-            raise RuntimeError(getattr(d, "last_error", "the panel did not take a frame"))
-        return f"{cfg['display']['driver']} shows frames"
+            raise RuntimeError(getattr(d, "last_error", _("the panel did not take a frame")))
+        return _("{driver} shows frames").format(driver=cfg["display"]["driver"])
 
     def buttons() -> str:
         b = open_buttons(cfg)
         b.close()
-        return f"{cfg['buttons']['backend']} buttons open"
+        return _("{backend} buttons open").format(backend=cfg["buttons"]["backend"])
 
     def lights() -> str:
+        from companion.link.board import status_text
+
         board = open_lights(cfg)
         try:
             if board.status.value == "absent":
-                return "no light board configured"
+                return _("no light board configured")
             if not board.wait_ready(4.0):
                 raise RuntimeError(
-                    f"{cfg['lights']['port']}: {board.status.value} ({board.last_error}). Plug "
-                    "in the Pico, flash firmware/ (firmware/README.md), check the udev rule"
+                    _("{port}: {status} ({reason}). Plug in the Pico, flash firmware/ "
+                      "(firmware/README.md), check the udev rule").format(
+                        port=cfg["lights"]["port"], status=status_text(board.status),
+                        reason=board.last_error)
                 )
-            return f"{cfg['lights']['port']} ready"
+            return _("{port} ready").format(port=cfg["lights"]["port"])
         finally:
             board.close()
 
-    check("state directory", state)
-    check("disk space", disk)
-    check("camera", camera)
-    check("display", display)
-    check("buttons", buttons)
-    check("light board", lights)
-    check("config directory", lambda: f"{config_dir()}")
-    for ok, name, detail in results:
-        print(f"{'PASS' if ok else 'FAIL'}  {name:<17} {detail}")
-    failed = sum(1 for ok, *_ in results if not ok)
-    print(f"{len(results) - failed} passed, {failed} failed")
+    check(N_("state directory"), state)
+    check(N_("journal"), journal)
+    check(N_("disk space"), disk)
+    check(N_("camera"), camera)
+    check(N_("display"), display)
+    check(N_("buttons"), buttons)
+    check(N_("light board"), lights)
+    check(N_("config directory"), lambda: f"{config_dir()}")
+    names = [_(name) for _ok, name, _detail in results]
+    width = max(17, *(len(name) + 1 for name in names))  # 17: the English column
+    for (ok, _name, detail), name in zip(results, names, strict=True):
+        word = _("PASS") if ok else _("FAIL")
+        print(f"{word}  {name:<{width}} {detail}")
+    failed = sum(1 for ok, *_rest in results if not ok)
+    print(_("{passed} passed, {failed} failed").format(passed=len(results) - failed,
+                                                       failed=failed))
     sys.stdout.flush()
     return 1 if failed else 0

@@ -3,8 +3,9 @@
 Mark text with ``_()`` and fill values in afterwards with named fields, so a translator can move
 them: ``_("{player} rolled {dice}").format(player=..., dice=...)``. The English catalogue lives in
 ``companion/locale`` (``docs/translating.md`` tells how to extract, translate and compile it).
-The language is chosen by ``set_language`` (the config's ``[table] language``), else by the
-usual ``LANGUAGE`` / ``LC_ALL`` / ``LANG`` variables; an unknown language falls back to English.
+The language is chosen by ``use``: ``COMPANION_LANG`` (every command), else the config's
+``[table] language`` (``companion run`` and ``companion doctor``), else the usual ``LANGUAGE`` /
+``LC_ALL`` / ``LC_MESSAGES`` / ``LANG`` variables; a language without a catalogue is English.
 
 Looking up a message reads no clock and draws no chance: the rules engines may use ``_``.
 
@@ -16,10 +17,12 @@ Looking up a message reads no clock and draws no chance: the rules engines may u
 from __future__ import annotations
 
 import gettext
+import os
 from pathlib import Path
 
 DOMAIN = "companion"
 LOCALE_DIR = Path(__file__).with_name("locale")
+ENV = "COMPANION_LANG"  # the language for every command, over the config and the locale
 
 _translation: gettext.NullTranslations | None = None
 
@@ -31,6 +34,33 @@ def set_language(language: str | None, localedir: str | Path | None = None) -> N
     _translation = gettext.translation(
         DOMAIN, str(localedir or LOCALE_DIR), languages=languages, fallback=True
     )
+
+
+def available(language: str, localedir: str | Path | None = None) -> bool:
+    """Whether ``language`` ("fr", "fr_CA", "fr_FR.UTF-8") has a catalogue (English always).
+
+    >>> available("en"), available("xx")
+    (True, False)
+    """
+    if language.split(".")[0].split("_")[0] in ("en", "C", "POSIX"):
+        return True
+    return gettext.find(DOMAIN, str(localedir or LOCALE_DIR), [language]) is not None
+
+
+def languages(localedir: str | Path | None = None) -> list[str]:
+    """The languages that have a compiled catalogue."""
+    folder = Path(localedir or LOCALE_DIR)
+    return sorted(p.name for p in folder.iterdir()
+                  if (p / "LC_MESSAGES" / f"{DOMAIN}.mo").is_file())
+
+
+def use(configured: str = "") -> str | None:
+    """Choose the language: ``COMPANION_LANG``, else ``configured`` (the config's
+    ``[table] language``), else the environment's locale. Returns what was asked for by name
+    (None: the locale's choice)."""
+    chosen = os.environ.get(ENV, "").strip() or configured.strip() or None
+    set_language(chosen)
+    return chosen
 
 
 def _current() -> gettext.NullTranslations:

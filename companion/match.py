@@ -4,6 +4,11 @@
 then returns the effects to announce. ``undo``/``redo`` and ``Match.resume`` rebuild the state by
 replaying the journal, so there is one way a state comes to be.
 
+The journal proves every record it hands out (a checksum chain). ``Match.resume`` puts back
+what the backup holds and rewrites damaged checksums by itself (the damaged file is kept
+aside); a record nothing can prove raises ``JournalDamaged``, and the table chooses between
+``Match.go_on`` (from the last good action) and ``Match.set_aside`` (a new game).
+
     >>> from companion.journal import Journal
     >>> from companion.content import demo_pack
     >>> from companion.titles import keys
@@ -15,11 +20,17 @@ replaying the journal, so there is one way a state comes to be.
 
 from __future__ import annotations
 
+import logging
+from collections.abc import Callable
+from dataclasses import dataclass
 from typing import Any
 
 from companion import titles
-from companion.journal import Journal
+from companion.i18n import _
+from companion.journal import GameCheck, Journal, JournalDamaged, stacks
 from companion.titles.api import Action, Effect, RuleError
+
+log = logging.getLogger("companion.match")
 
 
 class ReplayError(RuleError):
@@ -68,12 +79,15 @@ def replay(setup: dict[str, Any], actions: list[Action]):
 
 
 class Match:
-    def __init__(self, journal: Journal, game: int):
+    def __init__(self, journal: Journal, game: int, check: GameCheck | None = None):
+        """The game rebuilt by replay; ``check``: the journal's proof of it, if just made."""
         self.journal = journal
         self.game = game
-        self.setup = journal.setup(game)
+        if check is None or check.damage is not None:
+            check = journal.proven(game)
+        self.setup = check.setup
         self.engine = titles.rules(self.setup["title"])
-        self.state = replay(self.setup, journal.actions(game))
+        self.state = replay(self.setup, stacks(check.records)[0])
 
     @classmethod
     def new(cls, journal: Journal, title: str, players: list[str], options: dict, pack) -> Match:
@@ -87,13 +101,47 @@ class Match:
 
         A game whose recorded actions already end it (the process died between recording the
         winning action and marking the game finished) is marked finished, not resumed.
+
+        The game's records are checked first. Damage the chain can still prove its way around
+        (a checksum, a time, the finish mark, or a record the backup holds intact) is repaired
+        by a rebuilt journal, the damaged file kept aside. A record nothing proves raises
+        ``JournalDamaged``: the caller offers ``go_on`` or ``set_aside``.
         """
         while (game := journal.unfinished()) is not None:
-            match = cls(journal, game)
+            check = journal.check(game)
+            if check.damage is not None:
+                log.error("%s", check.message())
+                raise JournalDamaged(check)
+            if check.problems:
+                log.warning("%s", check.message())
+                journal.rebuild()
+                check = None
+            match = cls(journal, game, check)
             if match.actor() != "terminal":
                 return match
             journal.finish(game)
         return None
+
+    @classmethod
+    def go_on(cls, journal: Journal, check: GameCheck) -> Match:
+        """Go on with a damaged game from its last good action (the damaged file kept aside)."""
+        if check.setup is None:
+            raise JournalDamaged(check)
+        journal.rebuild(cut={check.game: check.good})
+        match = cls(journal, check.game)
+        if match.actor() == "terminal":
+            journal.finish(check.game)
+        log.warning("%s", _("game {game} goes on from action {n}").format(game=check.game,
+                                                                         n=check.good))
+        return match
+
+    @staticmethod
+    def set_aside(journal: Journal, check: GameCheck) -> None:
+        """Close a damaged game (kept up to its last good action, never resumed); the damaged
+        file is kept aside."""
+        journal.rebuild(close={check.game})
+        log.warning("%s", _("game {game} set aside after action {n}").format(game=check.game,
+                                                                            n=check.good))
 
     def actor(self) -> str:
         return self.engine.actor(self.state)
@@ -132,3 +180,42 @@ class Match:
 
     def to_json(self) -> dict[str, Any]:
         return self.engine.to_json(self.state)
+
+
+@dataclass
+class DamageChoice:
+    """What the table shows when the journal is damaged: a notice, and a menu of two choices.
+
+    Each choice returns the match to play (None: back to the title menu) and a line to
+    announce, or raises JournalError with a message to show.
+    """
+
+    notice: str
+    title: str
+    labels: list[str]
+    choices: list[Callable[[], tuple[Match | None, str | None]]]
+
+
+def damage_choice(journal: Journal, check: GameCheck) -> DamageChoice:
+    """Go on from action N-1 (when the setup is intact) or start a new game."""
+    seq = check.damage.seq if check.damage else check.good + 1
+    if check.setup is not None:
+        notice = _("Journal damaged at action {seq} of game {game}; the damaged file is kept "
+                   "aside. Go on from action {good}, or start a new game.").format(
+            seq=seq, game=check.game, good=check.good)
+    else:
+        notice = _("Journal damaged in the setup of game {game}; the damaged file is kept "
+                   "aside. Start a new game.").format(game=check.game)
+
+    def go_on() -> tuple[Match | None, str | None]:
+        return Match.go_on(journal, check), _("GOING ON FROM ACTION {n}").format(n=check.good)
+
+    def new_game() -> tuple[Match | None, str | None]:
+        Match.set_aside(journal, check)
+        return None, None
+
+    labels, choices = [_("START A NEW GAME")], [new_game]
+    if check.setup is not None:
+        labels.insert(0, _("GO ON FROM {n}").format(n=check.good))
+        choices.insert(0, go_on)
+    return DamageChoice(notice, _("JOURNAL DAMAGED"), labels, choices)

@@ -31,6 +31,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from companion.i18n import N_, _
 from companion.paths import config_dir
 
 __all__ = [
@@ -62,12 +63,12 @@ PI_HEADER: dict[int, int] = {
 }
 # fmt: on
 
-#: Pins a button must not use, and why.
+#: Pins a button must not use, and why (translated where shown).
 PI_RESERVED: dict[int, str] = {
-    2: "I2C SDA (header pin 3), the OLED's bus",
-    3: "I2C SCL (header pin 5), the OLED's bus",
-    0: "ID_SD (header pin 27), reserved for HAT ID EEPROMs",
-    1: "ID_SC (header pin 28), reserved for HAT ID EEPROMs",
+    2: N_("I2C SDA (header pin 3), the OLED's bus"),
+    3: N_("I2C SCL (header pin 5), the OLED's bus"),
+    0: N_("ID_SD (header pin 27), reserved for HAT ID EEPROMs"),
+    1: N_("ID_SC (header pin 28), reserved for HAT ID EEPROMs"),
 }
 
 #: Raspberry Pi Pico: GP number -> physical pin (GP23/24/25/29 are not on the edge pins).
@@ -161,9 +162,9 @@ def find_pin_file() -> Path:
             return path
     tried = ", ".join(str(p) for p in candidates)
     raise PinMapError(
-        f"no pin map found (looked at {tried}). Fix: copy hardware/pins.toml from the "
-        f"repository to {candidates[0]} (on the Pi: /etc/companion/pins.toml), or set "
-        "COMPANION_PINS to its path."
+        _("no pin map found (looked at {tried}). Fix: copy hardware/pins.toml from the "
+          "repository to {path} (on the Pi: /etc/companion/pins.toml), or set "
+          "COMPANION_PINS to its path.").format(tried=tried, path=candidates[0])
     )
 
 
@@ -174,11 +175,12 @@ def load(path: str | os.PathLike[str] | None = None) -> PinMap:
         data = tomllib.loads(file.read_text(encoding="utf-8"))
     except FileNotFoundError:
         raise PinMapError(
-            f"{file}: no such file. Fix: copy hardware/pins.toml there, or point "
-            "COMPANION_PINS at the pin map."
+            _("{path}: no such file. Fix: copy hardware/pins.toml there, or point "
+              "COMPANION_PINS at the pin map.").format(path=file)
         ) from None
     except tomllib.TOMLDecodeError as exc:
-        raise PinMapError(f"{file}: not valid TOML ({exc}). Fix the line it names.") from None
+        raise PinMapError(_("{path}: not valid TOML ({reason}). Fix the line it names.").format(
+            path=file, reason=exc)) from None
     return parse(data, source=str(file))
 
 
@@ -188,7 +190,8 @@ def parse(data: dict[str, Any], source: str = "pins.toml") -> PinMap:
 
     def fail(key: str, value: Any, why: str) -> PinMapError:
         shown = f"{key} = {value!r}" if value is not None else key
-        return PinMapError(f"{where}: {shown}: {why}")
+        return PinMapError(_("{where}: {setting}: {why}").format(where=where, setting=shown,
+                                                                  why=why))
 
     _known(data, {"buttons", "oled", "pico"}, "", fail)
     buttons_raw = _table(data, "buttons", fail)
@@ -200,7 +203,8 @@ def parse(data: dict[str, Any], source: str = "pins.toml") -> PinMap:
         key = f"buttons.{name}"
         if name not in buttons_raw:
             raise fail(
-                key, None, f"missing. Fix: add `{name} = <BCM GPIO number>` under [buttons]."
+                key, None, _("missing. Fix: add {line} under {section}.").format(
+                    line=f"`{name} = <BCM GPIO number>`", section="[buttons]")
             )
         value = buttons_raw[name]
         pin = _bcm(value, key, fail)
@@ -208,32 +212,36 @@ def parse(data: dict[str, Any], source: str = "pins.toml") -> PinMap:
             raise fail(
                 key,
                 value,
-                f"GPIO{pin} is {PI_RESERVED[pin]}. Fix: wire the button to a free GPIO "
-                f"({_free_pi(used)}) and write that number here.",
+                _("{pin} is {use}. Fix: wire the button to a free GPIO ({free}) and write that "
+                  "number here.").format(pin=f"GPIO{pin}", use=_(PI_RESERVED[pin]),
+                                         free=_free_pi(used)),
             )
         if pin in used:
             raise fail(
                 key,
                 value,
-                f"GPIO{pin} is already {used[pin]}. Fix: every button needs its own GPIO; "
-                f"free ones: {_free_pi(used)}.",
+                _("{pin} is already {use}. Fix: every button needs its own GPIO; free ones: "
+                  "{free}.").format(pin=f"GPIO{pin}", use=used[pin], free=_free_pi(used)),
             )
         used[pin] = f"buttons.{name}"
         buttons[name] = pin
 
     oled_raw = _table(data, "oled", fail)
     _known(oled_raw, {"bus", "address"}, "oled.", fail)
-    bus = _int(oled_raw, "bus", "oled.", fail, "the I2C bus number: 1 for the header pins 3/5")
+    bus = _int(oled_raw, "bus", "oled.", fail,
+               _("the I2C bus number: 1 for the header pins 3/5"))
     if bus < 0:
-        raise fail("oled.bus", bus, "must be 0 or more (1 is the header's I2C bus, /dev/i2c-1).")
-    address = _int(oled_raw, "address", "oled.", fail, "the 7-bit I2C address, e.g. 0x3C")
+        raise fail("oled.bus", bus,
+                   _("must be 0 or more (1 is the header's I2C bus, /dev/i2c-1)."))
+    address = _int(oled_raw, "address", "oled.", fail,
+                   _("the 7-bit I2C address, e.g. 0x3C"))
     if not 0x08 <= address <= 0x77:
         raise fail(
             "oled.address",
             address,
-            "not a 7-bit I2C device address (0x08-0x77). Fix: write what `i2cdetect -y 1` "
-            "shows, usually 0x3C (some modules 0x3D); a printed 0x78/0x7A is the same "
-            "address shifted left: use 0x3C/0x3D.",
+            _("not a 7-bit I2C device address (0x08-0x77). Fix: write what {command} shows, "
+              "usually 0x3C (some modules 0x3D); a printed 0x78/0x7A is the same address "
+              "shifted left: use 0x3C/0x3D.").format(command="`i2cdetect -y 1`"),
         )
 
     pico_raw = _table(data, "pico", fail)
@@ -246,8 +254,8 @@ def parse(data: dict[str, Any], source: str = "pins.toml") -> PinMap:
             raise fail(
                 key,
                 None,
-                f"missing. Fix: add `{name} = <GP number>` ({fw_name} in "
-                "firmware/config.py) under [pico].",
+                _("missing. Fix: add {line} ({name} in firmware/config.py) under {section}.")
+                .format(line=f"`{name} = <GP number>`", name=fw_name, section="[pico]"),
             )
         value = pico_raw[name]
         pin = _gp(value, key, fail)
@@ -255,8 +263,8 @@ def parse(data: dict[str, Any], source: str = "pins.toml") -> PinMap:
             raise fail(
                 key,
                 value,
-                f"GP{pin} is already {pico_used[pin]}. Fix: give each part "
-                "its own GP pin, here and in firmware/config.py.",
+                _("{pin} is already {use}. Fix: give each part its own GP pin, here and in "
+                  "firmware/config.py.").format(pin=f"GP{pin}", use=pico_used[pin]),
             )
         pico_used[pin] = key
         pico[name] = pin
@@ -289,11 +297,14 @@ def compare_firmware(pins: PinMap, config_py: str | os.PathLike[str]) -> list[st
     for key, pin in pins.pico.as_dict().items():
         name = FIRMWARE_NAMES[key]
         if key not in fw:
-            problems.append(f"{config_py}: {name} is missing (pins.toml has pico.{key} = {pin})")
+            problems.append(_("{path}: {name} is missing (pins.toml has {setting})").format(
+                path=config_py, name=name, setting=f"pico.{key} = {pin}"))
         elif fw[key] != pin:
             problems.append(
-                f"pico.{key} = {pin} in {pins.source} but {name} = {fw[key]} in {config_py}: "
-                "the board is wired one way; make both say that pin"
+                _("{setting} in {source} but {firmware} in {path}: the board is wired one way; "
+                  "make both say that pin").format(setting=f"pico.{key} = {pin}",
+                                                   source=pins.source,
+                                                   firmware=f"{name} = {fw[key]}", path=config_py)
             )
     return problems
 
@@ -307,11 +318,12 @@ def _table(data: dict[str, Any], name: str, fail) -> dict[str, Any]:
         raise fail(
             f"[{name}]",
             None,
-            f"section missing. Fix: copy the [{name}] section from "
-            "hardware/pins.toml in the repository.",
+            _("section missing. Fix: copy the {section} section from hardware/pins.toml in the "
+              "repository.").format(section=f"[{name}]"),
         )
     if not isinstance(table, dict):
-        raise fail(name, table, f"must be a section ([{name}]), not a single value.")
+        raise fail(name, table, _("must be a section ({section}), not a single value.").format(
+            section=f"[{name}]"))
     return table
 
 
@@ -321,17 +333,19 @@ def _known(table: dict[str, Any], allowed: set[str], prefix: str, fail) -> None:
             raise fail(
                 f"{prefix}{key}",
                 None,
-                "unknown key. Fix: use one of "
-                f"{', '.join(sorted(allowed))} (a typo here would leave a part unwired).",
+                _("unknown key. Fix: use one of {keys} (a typo here would leave a part "
+                  "unwired).").format(keys=", ".join(sorted(allowed))),
             )
 
 
 def _int(table: dict[str, Any], name: str, prefix: str, fail, what: str) -> int:
     if name not in table:
-        raise fail(f"{prefix}{name}", None, f"missing. Fix: add `{name} = ...` ({what}).")
+        raise fail(f"{prefix}{name}", None, _("missing. Fix: add {line} ({what}).").format(
+            line=f"`{name} = ...`", what=what))
     value = table[name]
     if isinstance(value, bool) or not isinstance(value, int):
-        raise fail(f"{prefix}{name}", value, f"must be a whole number ({what}).")
+        raise fail(f"{prefix}{name}", value, _("must be a whole number ({what}).").format(
+            what=what))
     return value
 
 
@@ -348,16 +362,15 @@ def _bcm(value: Any, key: str, fail) -> int:
         raise fail(
             key,
             value,
-            'not a BCM GPIO number. Fix: write it as 17 or "GPIO17" (BCM '
-            "numbering, not the header pin number; the wiring table in "
-            "hardware/README.md lists both).",
+            _('not a BCM GPIO number. Fix: write it as 17 or "GPIO17" (BCM numbering, not the '
+              "header pin number; the wiring table in hardware/README.md lists both)."),
         )
     if pin not in PI_HEADER:
         raise fail(
             key,
             value,
-            f"GPIO{pin} is not on the 40-pin header (GPIO0-GPIO27). Fix: "
-            "use the BCM number, not the header pin number.",
+            _("{pin} is not on the 40-pin header (GPIO0-GPIO27). Fix: use the BCM number, not "
+              "the header pin number.").format(pin=f"GPIO{pin}"),
         )
     return pin
 
@@ -371,13 +384,13 @@ def _gp(value: Any, key: str, fail) -> int:
         if text.startswith("GP") and text[2:].isdigit():
             pin = int(text[2:])
     if pin is None:
-        raise fail(key, value, 'not a Pico GP number. Fix: write it as 16 or "GP16".')
+        raise fail(key, value, _('not a Pico GP number. Fix: write it as 16 or "GP16".'))
     if pin not in PICO_HEADER:
         raise fail(
             key,
             value,
-            f"GP{pin} is not on the Pico's pins (GP0-GP22, GP26-GP28). "
-            "Fix: use the GP number printed on the pinout, not the pin number.",
+            _("{pin} is not on the Pico's pins (GP0-GP22, GP26-GP28). Fix: use the GP number "
+              "printed on the pinout, not the pin number.").format(pin=f"GP{pin}"),
         )
     return pin
 

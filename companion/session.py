@@ -25,7 +25,8 @@ from typing import Any
 from companion import titles
 from companion.buttons import BACK, CONFIRM, MENU, NEXT, PREV, UNDO
 from companion.i18n import _
-from companion.match import Match
+from companion.journal import JournalDamaged, JournalError
+from companion.match import Match, damage_choice
 from companion.titles.api import CHANCE, TERMINAL, Action, RuleError
 
 UNKNOWN = "?"
@@ -105,6 +106,10 @@ class TitleTable:
         die whose colour was read): by default every face."""
         return self.faces()
 
+    def dice_text(self, faces: list[str]) -> str:
+        """Faces as players read them (a title with worded faces translates them)."""
+        return " ".join(map(str, faces))
+
     def dice_expected(self) -> int | None:
         """How many dice the camera should see in the rolling area now (None: not known)."""
         return None
@@ -174,7 +179,13 @@ class Session:
         self.last_error: str | None = None
         self.table: TitleTable | None = None
         self.match: Match | None = None
-        self._set_match(Match.resume(journal))
+        self.damaged: bool = False  # the damaged-journal menu waits for a choice
+        try:
+            self._set_match(Match.resume(journal))
+        except JournalDamaged as exc:
+            self._damaged(exc)
+        except JournalError as exc:  # never a restart loop: say it, offer a new game
+            self.last_error = str(exc)
 
     # ------------------------------------------------------------------ the title in play
 
@@ -292,6 +303,8 @@ class Session:
             except RuleError as exc:
                 self.last_error = str(exc)
                 break
+            except JournalDamaged as exc:
+                return self._damaged(exc)
         self.menu = None
         return self.update(effects)
 
@@ -365,7 +378,7 @@ class Session:
             return self.ask_faces(faces, before, again)
         action = roll(faces) if roll else {"type": "roll", "dice": faces}
         text = (_("ROLL AGAIN: {dice}") if again else _("ROLL: {dice}")).format(
-            dice=" ".join(faces))
+            dice=self.table.dice_text(faces))
         return self.propose(list(before) + [action], text)
 
     @staticmethod
@@ -406,18 +419,48 @@ class Session:
     # ------------------------------------------------------------------ undo
 
     def _undo(self) -> Update:
+        if self.damaged:
+            return self.update([])  # the damaged-journal choice stays until it is made
         self.proposal = self.unknown = None
         self.menu = None
         if self.table is not None:
             self.table.reset()
         if self.match is None:
             return self.update([])
-        action = self.match.undo()
+        try:
+            action = self.match.undo()
+        except JournalDamaged as exc:
+            return self._damaged(exc)
         if action is None:
             self.last_error = _("nothing to undo")
             return self.update([])
         text = _("UNDONE: {action}").format(action=self.table.describe(action))
         return Update([{"kind": "undo", "text": text}], self.prompt(), undone=action)
+
+    # ------------------------------------------------------------------ a damaged journal
+
+    def _damaged(self, exc: JournalDamaged) -> Update:
+        """A notice, then a menu: go on from the last good action, or a new game."""
+        offer = damage_choice(self.journal, exc.check)
+        self._set_match(None)
+        self.proposal = self.unknown = None
+        self.last_error = offer.notice
+        self.damaged = True
+
+        def choose(choice) -> Update:
+            try:
+                match, said = choice()
+            except JournalError as err:
+                self.last_error = str(err)
+                return self.update([])
+            self._set_match(match)
+            self.menu = None
+            self.damaged = False
+            return self.update([{"kind": "setup", "text": said}] if said else [])
+
+        self.menu = Menu(offer.title, offer.labels, [lambda c=c: choose(c)
+                                                     for c in offer.choices])
+        return self.update([])
 
     # ------------------------------------------------------------------ what to show
 
@@ -437,7 +480,8 @@ class Session:
             choice = faces[self._unknown_choice % len(faces)] if faces else UNKNOWN
             index = first + 1
             return Prompt("menu", _("DIE {number}: WHICH FACE?").format(number=index),
-                          options=faces, selected=faces.index(choice) if choice in faces else 0,
+                          options=[self.table.dice_text([f]) for f in faces],
+                          selected=faces.index(choice) if choice in faces else 0,
                           dice=list(self.unknown))
         if self.proposal is not None:
             return Prompt("propose", self.proposal_text, [_("CONFIRM or BACK")],

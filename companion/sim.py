@@ -41,26 +41,33 @@ BOT_NAMES = ["Marty", "Doc", "Jennifer", "Biff", "Lorraine", "George"]
 def register(commands, bench_commands) -> None:
     p = commands.add_parser(
         "demo",
-        help="simulated game night: bots play a whole game of each title (no hardware)",
-        description="Whole games on this machine with the table daemon's own code: dice rolled "
-        "into a rendered tray and read by the real dice reader, the OLED shown in the "
-        "terminal and saved as PNG/GIF, bots pressing the buttons. With no --title, one game "
-        "of each title in turn (frames in a folder per title); with --title, that title's "
-        "game (frames in --out itself). Uses the demo packs (invented contents). Ends by "
-        "itself with exit code 0.",
+        help=_("simulated game night: bots play a whole game of each title (no hardware)"),
+        description=_("Whole games on this machine with the table daemon's own code: dice "
+                      "rolled into a rendered tray and read by the real dice reader, the OLED "
+                      "shown in the terminal and saved as PNG/GIF, bots pressing the buttons. "
+                      "With no --title, one game of each title in turn (frames in a folder per "
+                      "title); with --title, that title's game (frames in --out itself). Uses "
+                      "the demo packs (invented contents). Ends by itself with exit code 0."),
     )
     p.add_argument("--title", choices=titles.keys(),
-                   help="play only this title (default: the game night, every title)")
+                   help=_("play only this title (default: the game night, every title)"))
     p.add_argument("--players", type=int, default=4,
-                   help="players (default 4; in the game night, as near as each title allows)")
-    p.add_argument("--seed", type=int, default=1985, help="dice seed (default 1985)")
-    p.add_argument("--journal", help="journal file to record into (default: a temporary one)")
+                   help=_("players (default 4; in the game night, as near as each title "
+                          "allows)"))
+    p.add_argument("--seed", type=int, default=1985, help=_("dice seed (default 1985)"))
+    p.add_argument("--journal",
+                   help=_("journal file to record into (default: a temporary one)"))
     p.add_argument("--out", default="demo-out",
-                   help="folder for the OLED frames (PNG) and screens.gif (default demo-out)")
+                   help=_("folder for the OLED frames (PNG) and screens.gif (default demo-out)"))
     p.add_argument("--keyboard", action="store_true",
-                   help="you press the buttons (keys) for every player; dice roll by themselves")
+                   help=_("you press the buttons (keys) for every player; dice roll by "
+                          "themselves"))
     p.add_argument("--live", choices=("auto", "on", "off"), default="auto",
-                   help="draw the OLED in this terminal as it changes (auto: when a terminal)")
+                   help=_("draw the OLED in this terminal as it changes (auto: when a "
+                          "terminal)"))
+    p.add_argument("--font", metavar="FILE",
+                   help=_("a TrueType font for the words (default: the built-in one, English "
+                          "letters only)"))
     p.set_defaults(handler=cmd_demo)
     register_bench(bench_commands)
 
@@ -80,7 +87,7 @@ class RenderedTray:
         self.faces: list[str] = []
         self.moving_frames = moving_frames
         self._moving = 0
-        self._still, _ = self.tray.render(faces=[])
+        self._still, _scene = self.tray.render(faces=[])
         self.frames = 0
 
     def show(self, faces: list[str]) -> None:
@@ -89,7 +96,7 @@ class RenderedTray:
         self.faces = list(faces)
         split = [f.split(":", 1) if ":" in f else [None, f] for f in self.faces]
         colours = [c for c, _f in split] if any(c for c, _f in split) else None
-        self._still, _ = self.tray.render(faces=[f for _c, f in split], colours=colours)
+        self._still, _scene = self.tray.render(faces=[f for _c, f in split], colours=colours)
         self._moving = self.moving_frames
 
     @property
@@ -263,8 +270,10 @@ class SeatBots:
         truth = self.intent["dice"] if self.intent else self.tray.faces
         missing = list((Counter(map(str, truth)) - known).elements())
         # the first die still missing that this picker offers (a die read with its colour is
-        # offered only that colour's faces)
-        target = next((m for m in missing if m in prompt.options), prompt.options[0])
+        # offered only that colour's faces), in the words the picker shows
+        words = self.session.table.dice_text
+        offered = [m for m in missing if words([m]) in prompt.options]
+        target = words(offered[:1]) if offered else prompt.options[0]
         self.picked += 1
         self._pick_option(prompt, target)
 
@@ -286,14 +295,19 @@ def cmd_demo(args) -> int:
     if args.title:
         facts = titles.get(args.title).facts
         if not facts.min_players <= args.players <= facts.max_players:
-            raise UserError(f"--players {args.players}: {facts.name} takes "
-                            f"{facts.min_players}-{facts.max_players} players")
+            raise UserError(_("--players {count}: {title} takes {low}-{high} players").format(
+                count=args.players, title=facts.name, low=facts.min_players,
+                high=facts.max_players))
     else:
         low = min(titles.get(k).facts.min_players for k in keys)
         high = max(titles.get(k).facts.max_players for k in keys)
         if not low <= args.players <= high:
-            raise UserError(f"--players {args.players}: the game night takes {low}-{high} "
-                            "players (each title as near as it allows)")
+            raise UserError(_("--players {count}: the game night takes {low}-{high} players "
+                              "(each title as near as it allows)").format(
+                count=args.players, low=low, high=high))
+    from companion.display.cli import use_font
+
+    use_font(args.font, "--font")
     live = args.live == "on" or (args.live == "auto" and sys.stdout.isatty())
     ended = True
     with tempfile.TemporaryDirectory() as tmp:
@@ -415,8 +429,8 @@ def run_demo(journal: Journal, players: int, seed: int, out: Path | None, live: 
                        "Game over: {winner} win after {actions} recorded actions.",
                        max(1, len(winner))).format(winner=who, actions=actions), file=stream)
     if out is not None:
-        print(_("OLED frames: {out}/frame_*.png and {out}/screens.gif").format(out=out),
-              file=stream)
+        print(_("OLED frames: {frames} and {gif}").format(frames=f"{out}/frame_*.png",
+                                                           gif=f"{out}/screens.gif"), file=stream)
     return summary
 
 
@@ -459,15 +473,15 @@ class _Fanout:
 def register_bench(bench_commands) -> None:
     b = bench_commands.add_parser(
         "table",
-        help="the table daemon: cold start, roll-to-screen time, idle CPU, RSS, soak",
-        description="Measures the table loop on this machine. The last line printed is one "
-        "JSON object (with --json, the only line).",
+        help=_("the table daemon: cold start, roll-to-screen time, idle CPU, RSS, soak"),
+        description=_("Measures the table loop on this machine. The last line printed is one "
+                      "JSON object (with --json, the only line)."),
     )
     b.add_argument("--soak-hours", type=float, default=8.0,
-                   help="hours of table time to simulate for the memory soak (default 8)")
+                   help=_("hours of table time to simulate for the memory soak (default 8)"))
     b.add_argument("--idle-seconds", type=float, default=10.0,
-                   help="real seconds to measure the idle CPU (default 10)")
-    b.add_argument("--json", action="store_true", help="print only the JSON line")
+                   help=_("real seconds to measure the idle CPU (default 10)"))
+    b.add_argument("--json", action="store_true", help=_("print only the JSON line"))
     b.set_defaults(handler=cmd_bench_table)
 
 
@@ -485,6 +499,8 @@ def _rss_mb() -> float:
 
 
 def cmd_bench_table(args) -> int:
+    # The measurements print in English, like the logs: they are compared across machines
+    # and copied into the docs.
     import json
     import os
     import subprocess

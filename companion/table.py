@@ -22,6 +22,7 @@ import numpy as np
 
 from companion import titles
 from companion.display import screens as s
+from companion.i18n import _
 from companion.session import Prompt, Session, Update
 from companion.vision.sources import CameraUnavailable, EndOfStream, FrameError
 
@@ -123,7 +124,7 @@ class Table:
         if self.lights is not None:
             self.lights.steady()
         self.handle(self.session.update([]))
-        self._notify("READY=1", "STATUS=table ready")
+        self._notify("READY=1", "STATUS=table ready")  # for systemctl status: stays English
 
     def close(self) -> None:
         for part in (self.camera, self.display, self.lights, *self.buttons):
@@ -158,27 +159,40 @@ class Table:
         except CameraUnavailable as exc:
             if self.camera_ok:
                 self.camera_ok = False
-                self._queue_error(f"Camera lost ({exc}). Check its cable; buttons still work.",
-                                  "CAMERA")
+                self._queue_error(_("Camera lost ({reason}). Check its cable; buttons still "
+                                    "work.").format(reason=exc), _("CAMERA"))
             return
         except (FrameError, EndOfStream) as exc:
             log.info("camera: %s", exc)
             return
         if not self.camera_ok:
             self.camera_ok = True
-            self.queue.append(Shown(s.notice("CAMERA", "BACK", "reading the dice again"),
+            self.queue.append(Shown(s.notice(_("CAMERA"), _("BACK"), _("reading the dice again")),
                                     self.dwell_s))
         image = frame.image
         if self._settled and not self.gate.changed(image):
             return  # nothing moved since the last reading: no need to read again
         if not self._settled:
             self.gate.changed(image)  # keep the gate's picture of the tray current
+        self.expect_dice(self.session.dice_expected())
         reading = watcher.feed(image)
         self._settled = watcher.settler.state in ("settled", "empty")
         if reading is not None:
             self.readings += 1
+            if reading.extra.get("seen") is not None:
+                self.queue.append(Shown(s.notice(_("DICE?"), _("{seen} seen, {expected} rolled")
+                                                 .format(seen=reading.extra["seen"],
+                                                         expected=reading.extra["expected"]),
+                                                 _("check the tray")), self.dwell_s))
             # A die read with a colour comes as "colour:face"; plain dice as their face.
             self.handle(self.session.dice(reading.labels(self.zone)))
+
+    def expect_dice(self, count: int | None) -> None:
+        """The number of dice the coming roll holds, when the session knows it (None: it
+        does not): the reader then proposes that many and says when it sees another."""
+        expect = getattr(self.watcher, "expect", None)
+        if expect is not None and getattr(self.watcher, "expected", None) != count:
+            expect(count)
 
     # ------------------------------------------------------------------ output
 
@@ -217,13 +231,13 @@ class Table:
             if image is not None:
                 return image
         if prompt.kind == "menu":
-            return s.menu(prompt.title, prompt.options or ["(nothing to choose)"],
+            return s.menu(prompt.title, prompt.options or [_("(nothing to choose)")],
                           prompt.selected)
         if prompt.kind == "over":
             return s.winner(view.get("winner") or prompt.title)
         return s.notice(prompt.title, *prompt.lines[:1])
 
-    def _queue_error(self, message: str, title: str = "CHECK") -> None:
+    def _queue_error(self, message: str, title: str | None = None) -> None:
         self.queue.extend(Shown(img, self.dwell_s * 1.5) for img in s.error(message, title))
 
     def _pump_display(self, now: float) -> None:

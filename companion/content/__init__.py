@@ -26,6 +26,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from companion.i18n import _
 from companion.paths import config_dir
 
 SOURCES = ("rulebook", "owner", "demo")
@@ -80,7 +81,8 @@ def title_content(title: str) -> ModuleType:
     from companion.titles import REGISTRY, get
 
     if title not in REGISTRY:
-        raise PackError(f"unknown title {title!r}; known: {', '.join(REGISTRY)}")
+        raise PackError(_("unknown title {title}; known: {known}").format(
+            title=repr(title), known=", ".join(REGISTRY)))
     return get(title).content
 
 
@@ -94,24 +96,29 @@ def parse_pack(text: str, where: str, title: str | None = None) -> Pack:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
-        raise PackError(f"{where}: not valid TOML ({exc}); fix the syntax and try again") from exc
+        raise PackError(_("{where}: not valid TOML ({reason}); fix the syntax and try again")
+                        .format(where=where, reason=exc)) from exc
     meta = data.get("pack", {})
     if not isinstance(meta, dict):
-        raise PackError(f"{where}: [pack] must be a table")
+        raise PackError(_("{where}: [pack] must be a table").format(where=where))
     pack_title = meta.get("title", title)
     if title is not None and pack_title != title:
-        raise PackError(f"{where}: pack is for title {pack_title!r}, expected {title!r}")
+        raise PackError(_("{where}: pack is for title {title}, expected {expected}").format(
+            where=where, title=repr(pack_title), expected=repr(title)))
     if not pack_title or not isinstance(pack_title, str):
-        raise PackError(f'{where}: [pack] needs title = "<title key>"')
+        raise PackError(_("{where}: [pack] needs {example}").format(
+            where=where, example='title = "<title key>"'))
     source = meta.get("source", "owner")
     if source not in SOURCES:
-        raise PackError(f"{where}: [pack] source {source!r} must be one of {', '.join(SOURCES)}")
+        raise PackError(_("{where}: [pack] source {source} must be one of {known}").format(
+            where=where, source=repr(source), known=", ".join(SOURCES)))
     declared = sections_of(pack_title)
     unknown = sorted(set(data) - set(declared) - {"pack"})
     if unknown:
         raise PackError(
-            f"{where}: unknown section(s) {', '.join(unknown)} for {pack_title}; "
-            f"known: {', '.join(declared)}"
+            _("{where}: unknown section(s) {sections} for {title}; known: {known}").format(
+                where=where, sections=", ".join(unknown), title=pack_title,
+                known=", ".join(declared))
         )
     sections = {
         name: _entries(data.get(name, []), name, validate, where, source)
@@ -130,35 +137,41 @@ def parse_pack(text: str, where: str, title: str | None = None) -> Pack:
         try:
             check(pack)
         except ValueError as exc:
-            raise PackError(f"{where}: {exc}") from exc
+            # Translators: where a problem is ("a file: an entry"), then what it is.
+            raise PackError(_("{where}: {reason}").format(where=where, reason=exc)) from exc
     return pack
 
 
 def _entries(raw: Any, section: str, validate, where: str, source: str) -> tuple[dict, ...]:
     if not isinstance(raw, list):
-        raise PackError(f"{where}: {section} entries must be written as [[{section}]] tables")
+        raise PackError(_("{where}: {section} entries must be written as {example} tables")
+                        .format(where=where, section=section, example=f"[[{section}]]"))
     checked = []
     seen: set[str] = set()
     for index, entry in enumerate(raw, start=1):
         label = f"{where}: {section} #{index}"
         if not isinstance(entry, dict):
-            raise PackError(f"{label} is not a table")
+            raise PackError(_("{entry} is not a table").format(entry=label))
         entry = dict(entry)
         entry.setdefault("source", source)
         if entry["source"] not in SOURCES:
-            raise PackError(f"{label}: source {entry['source']!r} must be one of {SOURCES}")
+            raise PackError(_("{entry}: source {source} must be one of {known}").format(
+                entry=label, source=repr(entry["source"]), known=SOURCES))
         entry_id = entry.get("id")
         if not isinstance(entry_id, str) or not entry_id.strip():
-            raise PackError(f'{label}: needs id = "<short name>"')
+            raise PackError(_("{entry}: needs {example}").format(
+                entry=label, example='id = "<short name>"'))
         if entry_id in seen:
             raise PackError(
-                f"{label}: id {entry_id!r} is used twice; give each {section} its own id"
+                _("{entry}: id {id} is used twice; give each {section} its own id").format(
+                    entry=label, id=repr(entry_id), section=section)
             )
         seen.add(entry_id)
         try:
             checked.append(validate(entry))
         except ValueError as exc:
-            raise PackError(f"{where}: {section} {entry_id!r}: {exc}") from exc
+            raise PackError(_("{where}: {reason}").format(
+                where=f"{where}: {section} {entry_id!r}", reason=exc)) from exc
     return tuple(checked)
 
 
@@ -173,9 +186,10 @@ def load_pack(path: str | Path, title: str | None = None) -> Pack:
     try:
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError as exc:
-        raise PackError(f"{path}: no such content pack file") from exc
+        raise PackError(_("{path}: no such content pack file").format(path=path)) from exc
     except (OSError, UnicodeDecodeError) as exc:
-        raise PackError(f"{path}: cannot read the pack ({exc})") from exc
+        raise PackError(_("{path}: cannot read the pack ({reason})").format(
+            path=path, reason=exc)) from exc
     return parse_pack(text, str(path), title)
 
 
@@ -184,11 +198,12 @@ def demo_pack(title: str) -> Pack:
     from companion.titles import REGISTRY
 
     if title not in REGISTRY:
-        raise PackError(f"no demo pack for title {title!r}; known: {', '.join(REGISTRY)}")
+        raise PackError(_("no demo pack for title {title}; known: {known}").format(
+            title=repr(title), known=", ".join(REGISTRY)))
     try:
         text = resources.files(REGISTRY[title]).joinpath("demo.toml").read_text(encoding="utf-8")
     except FileNotFoundError as exc:
-        raise PackError(f"no demo pack for title {title!r}") from exc
+        raise PackError(_("no demo pack for title {title}").format(title=repr(title))) from exc
     return parse_pack(text, f"built-in {title} demo.toml", title)
 
 
@@ -200,8 +215,10 @@ def pack_named(title: str, name: str) -> Pack:
         pack = owner_pack(title)
         if not any(pack.sections.values()):
             raise PackError(
-                f"no cards registered for {title} yet ({owner_pack_path(title)}); register "
-                'your box with `companion cards add`, or use the demo deck (pack "demo")'
+                _("no cards registered for {title} yet ({path}); register your box with "
+                  "{command}, or use the demo deck ({setting})").format(
+                    title=title, path=owner_pack_path(title), command="`companion cards add`",
+                    setting='pack "demo"')
             )
         return pack
     return load_pack(name, title)

@@ -33,6 +33,7 @@ from typing import Any, TextIO
 from PIL import Image
 
 from companion.display.draw import HEIGHT, WIDTH
+from companion.i18n import _
 
 I2C_DEVICE = "/dev/i2c-{port}"  # where the I2C bus appears on a Raspberry Pi
 PANELS = ("ssd1306", "sh1106")
@@ -108,7 +109,8 @@ class LumaDisplay(Display):
         device_factory: Any = None,
     ):
         if driver not in PANELS:
-            raise DisplayConfigError(f"display driver {driver!r}: use one of {', '.join(PANELS)}")
+            raise DisplayConfigError(_("display driver {driver}: use one of {known}").format(
+                driver=repr(driver), known=", ".join(PANELS)))
         self.name = driver
         self.driver, self.port, self.address = driver, port, address
         self.rotation, self.contrast = rotation, contrast
@@ -118,21 +120,25 @@ class LumaDisplay(Display):
         self._open()
 
     def _where(self) -> str:
-        return f"I2C bus {self.port} address {self.address:#04x}"
+        return _("I2C bus {bus} address {address}").format(bus=self.port,
+                                                           address=f"{self.address:#04x}")
 
     def _luma_device(self) -> Any:
         bus = I2C_DEVICE.format(port=self.port)
         if not os.path.exists(bus):
             raise DisplayUnavailable(
-                f"OLED {self.driver}: no I2C bus at {bus}. Enable I2C (sudo raspi-config > "
-                'Interface Options > I2C, then reboot), or set [display] driver = "terminal".'
+                _("OLED {driver}: no I2C bus at {bus}. Enable I2C ({how}, then reboot), or set "
+                  "{setting}.").format(driver=self.driver, bus=bus,
+                                       how="sudo raspi-config > Interface Options > I2C",
+                                       setting='[display] driver = "terminal"')
             )
         try:
             from luma.core.interface.serial import i2c
             from luma.oled import device as oled
         except ImportError as exc:
             raise DisplayUnavailable(
-                f"OLED {self.driver}: luma.oled is not installed ({exc}); pip install luma.oled"
+                _("OLED {driver}: luma.oled is not installed ({reason}); {fix}").format(
+                    driver=self.driver, reason=exc, fix="pip install luma.oled")
             ) from exc
         serial = i2c(port=self.port, address=self.address)
         return getattr(oled, self.driver)(serial, width=WIDTH, height=HEIGHT, rotate=self.rotation)
@@ -145,9 +151,11 @@ class LumaDisplay(Display):
             raise
         except Exception as exc:  # luma raises DeviceNotFoundError, DevicePermissionError, OSError
             raise DisplayUnavailable(
-                f"OLED {self.driver} on {self._where()} did not answer ({exc}). Check the "
-                "wiring (SDA, SCL, 3.3V, GND) and the address with `i2cdetect -y "
-                f"{self.port}`; a user outside the i2c group needs `sudo adduser $USER i2c`."
+                _("OLED {driver} on {where} did not answer ({reason}). Check the wiring (SDA, "
+                  "SCL, 3.3V, GND) and the address with {check}; a user outside the i2c group "
+                  "needs {fix}.").format(driver=self.driver, where=self._where(), reason=exc,
+                                          check=f"`i2cdetect -y {self.port}`",
+                                          fix="`sudo adduser $USER i2c`")
             ) from exc
         self.device = device
 
@@ -160,12 +168,14 @@ class LumaDisplay(Display):
                 self._open()
             draw_on(self.device, image)
         except (OSError, DisplayError) as exc:
-            self.last_error = f"OLED {self.driver} on {self._where()}: {exc}"
+            self.last_error = _("OLED {driver} on {where}: {reason}").format(
+                driver=self.driver, where=self._where(), reason=exc)
             self.device = None  # re-initialise the panel once it answers again
             return False
         except Exception as exc:  # luma.core.error.* while reconnecting
             if type(exc).__module__.startswith("luma"):
-                self.last_error = f"OLED {self.driver} on {self._where()}: {exc}"
+                self.last_error = _("OLED {driver} on {where}: {reason}").format(
+                    driver=self.driver, where=self._where(), reason=exc)
                 self.device = None
                 return False
             raise
@@ -214,7 +224,8 @@ class RecorderDisplay(Display):
         try:
             self.out.mkdir(parents=True, exist_ok=True)
         except OSError as exc:
-            raise DisplayUnavailable(f"recorder: cannot create {self.out} ({exc})") from exc
+            raise DisplayUnavailable(_("recorder: cannot create {path} ({reason})").format(
+                path=self.out, reason=exc)) from exc
         self.scale, self.frame_ms, self.gif = scale, frame_ms, gif
         self.frames: list[Image.Image] = []
         self.files: list[Path] = []
@@ -230,7 +241,8 @@ class RecorderDisplay(Display):
         try:
             self._big(image).save(path)
         except OSError as exc:
-            self.last_error = f"recorder: cannot write {path} ({exc})"
+            self.last_error = _("recorder: cannot write {path} ({reason})").format(path=path,
+                                                                                    reason=exc)
             return False
         self.frames.append(image.copy())
         self.files.append(path)
@@ -286,7 +298,8 @@ def to_text(image: Image.Image, style: str = "halfblock", border: bool = True) -
                 line.append(chr(0x2800 + code))
             rows.append("".join(line))
     else:
-        raise DisplayConfigError(f"terminal style {style!r}: use halfblock or braille")
+        raise DisplayConfigError(_("terminal style {style}: use halfblock or braille").format(
+            style=repr(style)))
     if border:
         width = len(rows[0])
         rows = (
@@ -323,7 +336,7 @@ class TerminalDisplay(Display):
             self.stream.write(text + "\n")
             self.stream.flush()
         except (OSError, ValueError) as exc:
-            self.last_error = f"terminal: {exc}"
+            self.last_error = _("terminal: {reason}").format(reason=exc)
             return False
         self._lines = text.count("\n") + 1
         return True
@@ -337,9 +350,11 @@ def _int(config: dict[str, Any], key: str, default: int, low: int, high: int) ->
     try:
         number = int(value, 0) if isinstance(value, str) else int(value)
     except (TypeError, ValueError):
-        raise DisplayConfigError(f"[display] {key} = {value!r} is not a number") from None
+        raise DisplayConfigError(_("{setting} is not a number").format(
+            setting=f"[display] {key} = {value!r}")) from None
     if not low <= number <= high:
-        raise DisplayConfigError(f"[display] {key} = {value!r} must be {low}-{high}")
+        raise DisplayConfigError(_("{setting} must be {low}-{high}").format(
+            setting=f"[display] {key} = {value!r}", low=low, high=high))
     return number
 
 
@@ -355,8 +370,9 @@ def open_display(config: dict[str, Any] | None = None, **overrides: Any) -> Disp
     rotation = _int(config, "rotation", 0, 0, 3)
     if rotation in (1, 3):
         raise DisplayConfigError(
-            f"[display] rotation = {rotation} turns the panel on its side, but the screens are "
-            "drawn landscape (128x64): use rotation = 0, or 2 for a panel mounted upside down"
+            _("{setting} turns the panel on its side, but the screens are drawn landscape "
+              "(128x64): use rotation = 0, or 2 for a panel mounted upside down").format(
+                setting=f"[display] rotation = {rotation}")
         )
     try:
         if backend in PANELS:
@@ -372,7 +388,8 @@ def open_display(config: dict[str, Any] | None = None, **overrides: Any) -> Disp
             return DummyDisplay(rotation)
         if backend == "recorder":
             if not config.get("out"):
-                raise DisplayConfigError('[display] driver = "recorder" needs out = "DIR"')
+                raise DisplayConfigError(_("{setting} needs {needed}").format(
+                    setting='[display] driver = "recorder"', needed='out = "DIR"'))
             return RecorderDisplay(config["out"], scale=_int(config, "scale", 1, 1, 16))
         if backend == "terminal":
             return TerminalDisplay(config.get("stream"), style=config.get("style", "halfblock"))
@@ -382,4 +399,5 @@ def open_display(config: dict[str, Any] | None = None, **overrides: Any) -> Disp
             raise
         rest = {k: v for k, v in config.items() if k not in ("backend", "fallback")}
         return open_display(rest, backend=fallback)
-    raise DisplayConfigError(f"[display] driver = {backend!r}: use one of {', '.join(BACKENDS)}")
+    raise DisplayConfigError(_("{setting}: use one of {known}").format(
+        setting=f"[display] driver = {backend!r}", known=", ".join(BACKENDS)))

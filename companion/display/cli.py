@@ -10,6 +10,7 @@ from PIL import Image
 
 from companion import titles
 from companion.display import screens as s
+from companion.i18n import _, ngettext
 
 NAMES = ["Ana", "Ben", "Clara", "Dmitri", "Esmeralda", "Fitzgerald"]
 
@@ -17,31 +18,52 @@ NAMES = ["Ana", "Ben", "Clara", "Dmitri", "Esmeralda", "Fitzgerald"]
 def register(commands, bench_commands) -> None:
     p = commands.add_parser(
         "screens",
-        help="write every OLED screen to PNG files",
-        description="Draw every screen of the OLED and write them as PNG files: the shared "
-        "screens (boot, menus, errors) into DIR, and each title's screens (each kind with "
-        "sample data, every animation frame, and the screens of a short bot game) into "
-        "DIR/<title>; with --title, that title's screens into DIR itself. Then print what "
-        "was written.",
+        help=_("write every OLED screen to PNG files"),
+        description=_("Draw every screen of the OLED and write them as PNG files: the shared "
+                      "screens (boot, menus, errors) into DIR, and each title's screens (each "
+                      "kind with sample data, every animation frame, and the screens of a short "
+                      "bot game) into DIR/<title>; with --title, that title's screens into DIR "
+                      "itself. Then print what was written."),
     )
-    p.add_argument("--out", required=True, help="directory to write into (created if missing)")
-    p.add_argument("--title", choices=titles.keys(), help="only this title's screens")
-    p.add_argument("--scale", type=int, default=1, help="enlarge the files N times (default 1)")
+    p.add_argument("--out", required=True,
+                   help=_("directory to write into (created if missing)"))
+    p.add_argument("--title", choices=titles.keys(), help=_("only this title's screens"))
+    p.add_argument("--scale", type=int, default=1,
+                   help=_("enlarge the files N times (default 1)"))
+    p.add_argument("--font", metavar="FILE",
+                   help=_("a TrueType font for the words (default: the built-in one, English "
+                          "letters only)"))
     p.set_defaults(handler=cmd_screens)
+
+
+def use_font(path: str | None, flag: str | None = None) -> None:
+    """Draw the screens' words with the TrueType file at ``path`` ("" or None: the built-in
+    font); a file that cannot be used is a UserError naming ``flag`` (or the config key)."""
+    from companion.cli import UserError
+    from companion.display.draw import set_font
+
+    try:
+        set_font(path or None)
+    except OSError as exc:
+        raise UserError(_("{setting}: not a font Pillow can read ({reason})").format(
+            setting=f"{flag or '[display] font'} = {path!r}", reason=exc)) from exc
 
 
 def catalogue() -> list[tuple[str, Image.Image]]:
     """The shared screens with sample data, named."""
     out = [
         ("boot", s.boot()),
-        ("menu_games", s.menu("CHOOSE GAME", [titles.get(k).facts.name for k in titles.keys()])),
-        ("menu_players", s.menu("PLAYERS", [str(n) for n in range(2, 7)], 3)),
-        ("notice", s.notice("CAMERA", "BACK", "reading the dice again")),
+        ("menu_games", s.menu(_("CHOOSE GAME"),
+                              [titles.get(k).facts.name for k in titles.keys()])),
+        ("menu_players", s.menu(_("PLAYERS"), [str(n) for n in range(2, 7)], 3)),
+        ("notice", s.notice(_("CAMERA"), _("BACK"), _("reading the dice again"))),
         ("winner", s.winner("Ana")),
         ("face_picker", s.face_picker(2, ["1", "2", "3", "4", "5", "6"], 4)),
     ]
-    for i, img in enumerate(s.error("Camera lost (no frame for 5 s). Check its cable; "
-                                    "buttons still work.", "CAMERA")):
+    # The camera's reason comes from the dice reader, in its own words.
+    lost = _("Camera lost ({reason}). Check its cable; buttons still work.").format(
+        reason="no frame for 5 s")
+    for i, img in enumerate(s.error(lost, _("CAMERA"))):
         out.append((f"error_{i}", img))
     return out
 
@@ -84,9 +106,11 @@ def cmd_screens(args) -> int:
     try:
         out.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
-        raise UserError(f"--out {out}: cannot create the directory ({exc})") from exc
+        raise UserError(_("--out {path}: cannot create the directory ({reason})").format(
+            path=out, reason=exc)) from exc
     if not 1 <= args.scale <= 16:
-        raise UserError(f"--scale {args.scale}: use 1-16")
+        raise UserError(_("--scale {scale}: use 1-16").format(scale=args.scale))
+    use_font(args.font, "--font")
     if args.title:
         batches = [(out, title_screens(args.title))]
     else:
@@ -103,5 +127,6 @@ def cmd_screens(args) -> int:
             img.save(path)
             print(path)
             count += 1
-    print(f"{count} screens written to {out}", file=sys.stderr)
+    print(ngettext("{count} screens written to {path}", "{count} screens written to {path}",
+                   count).format(count=count, path=out), file=sys.stderr)
     return 0

@@ -12,7 +12,8 @@ plain PIL image so a screen is a pure function that tests can check without a de
 
 The font is the one that ships inside Pillow (``ImageFont.load_default(size=...)``, Pillow >= 10.1),
 drawn without anti-aliasing; bold is the same font drawn twice one pixel apart, which reads well
-on an OLED from across a table.
+on an OLED from across a table. That font has English letters only; ``set_font`` draws with a
+TrueType file instead (``[display] font``), for a language with other letters.
 """
 
 from __future__ import annotations
@@ -71,9 +72,25 @@ HUGE = 24
 MAIN_SIZES = (HUGE, 22, 20, BIG, 16, MEDIUM, 12)
 
 
+_font_file: str | None = None  # a TrueType file for the words; None: Pillow's bundled font
+
+
+def set_font(path: str | None) -> None:
+    """Draw every word with the TrueType font at ``path`` from now on (None or "": Pillow's
+    bundled font, which has English letters only). OSError if it cannot be loaded."""
+    global _font_file
+    if path:
+        ImageFont.truetype(str(path), SMALL)  # a bad file fails here, not in the middle of a game
+    _font_file = str(path) if path else None
+    for cached in (font, cap_top, cap_height):
+        cached.cache_clear()
+
+
 @lru_cache(maxsize=32)
 def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
-    """Pillow's bundled font at ``size`` pixels."""
+    """The font at ``size`` pixels: Pillow's bundled one, or the file given to ``set_font``."""
+    if _font_file:
+        return ImageFont.truetype(_font_file, size)
     return ImageFont.load_default(size=size)
 
 
@@ -194,10 +211,19 @@ class Painter:
     def text(
         self, xy: tuple[int, int], text: str, size: int = SMALL, bold: bool = False, fill: int = 1
     ) -> tuple[int, int, int, int]:
-        """Draw ``text`` with its cap top at ``xy``; return its pixel box."""
+        """Draw ``text`` with its cap top at ``xy``; return its pixel box.
+
+        Marks above capitals (Ö, É) or below the line that would leave the panel move the text
+        the few pixels it takes to keep them on it.
+        """
         x, y = xy
         f = font(size)
         origin = (x, y - cap_top(size))
+        top, bottom = self.draw.textbbox(origin, text, font=f)[1::2]
+        if top < 0:
+            origin = (x, origin[1] - top)
+        elif bottom > self.image.height:
+            origin = (x, origin[1] - min(bottom - self.image.height, top))
         self.draw.text(origin, text, font=f, fill=fill)
         box = self.draw.textbbox(origin, text, font=f)
         if bold:

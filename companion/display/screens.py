@@ -4,7 +4,9 @@ Every title draws its own screens (``companion/titles/<key>/screens.py``) with t
 standard screen (title bar, a big main line, small details), paged text, menus, notices, errors,
 the boot screen and the winner. Nothing here touches a device; ``backends.py`` shows the images.
 Text never leaves the panel and is never cut silently: a main line shrinks to fit, then wraps;
-long messages become pages.
+long messages become pages. Every word is translated (``companion.i18n``), so no layout may
+count on English word lengths: a label that must stay on one line is drawn with ``fitted``
+(smaller, then visibly shortened), everything else wraps.
 
     >>> img = notice("CAMERA", "BACK", "reading the dice again")
     >>> img.size, img.mode
@@ -40,6 +42,8 @@ from companion.i18n import _
 
 HEADER_H = 12  # the inverted title bar
 MAIN_WIDTH = WIDTH - 4
+FIT_SIZES = (HUGE, 22, 20, BIG, 16, MEDIUM, 12, SMALL, 9, 8)
+DETAIL_SIZES = (SMALL, 9, 8)  # small print, smaller only when a translation needs it
 
 
 class TooMuchText(ValueError):
@@ -54,6 +58,20 @@ def title_bar(p: Painter, text: str, right: str = "") -> int:
     if right:
         p.right(right, WIDTH - 2, 2, SMALL, fill=0)
     return HEADER_H
+
+
+def fitted(text: str, width: int, size: int, bold: bool = False) -> tuple[str, int]:
+    """(text, size) for one line in ``width`` pixels: ``size`` when it fits, else the largest
+    smaller size that does, else the smallest size with the text visibly shortened.
+
+    >>> fitted("CONFIRM", 124, SMALL)
+    ('CONFIRM', 10)
+    """
+    sizes = sorted({size, *(s for s in FIT_SIZES if s < size)}, reverse=True)
+    for s in sizes:
+        if fits(text, width, s, bold):
+            return text, s
+    return shorten(text, width, sizes[-1], bold), sizes[-1]
 
 
 def main_lines(text: str, height: int, sizes=(HUGE, 22, 20, BIG, 16, MEDIUM, 12)):
@@ -76,21 +94,25 @@ def standard(
     detail: str | Sequence[str] = (),
     right: str = "",
     max_main: int = HUGE,
+    shrink: bool = True,
 ) -> Image.Image:
     """The common screen: optional title bar, a big main line, up to two small detail lines.
 
-    ``detail`` is a string (wrapped) or a list of lines (each wrapped).
+    ``detail`` is a string (wrapped) or a list of lines (each wrapped). Details that need more
+    lines than that (a longer language) are set smaller, in the same room; with
+    ``shrink=False`` they raise TooMuchText instead (the caller has another screen for them).
     """
     details = [detail] if isinstance(detail, str) else list(detail)
-    lines: list[str] = []
-    for d in details:
-        if d:
-            lines.extend(wrap(d, WIDTH - 4, SMALL))
-    if len(lines) > 2 + (0 if header else 1):
+    room = (2 + (0 if header else 1)) * line_height(SMALL)
+    for small in DETAIL_SIZES if shrink else DETAIL_SIZES[:1]:
+        lines = [line for d in details if d for line in wrap(d, WIDTH - 4, small)]
+        if len(lines) * line_height(small) <= room:
+            break
+    else:
         raise TooMuchText(f"detail too long for one screen: {' / '.join(details)!r}")
     with frame() as p:
         top = title_bar(p, header, right) + 3 if header else 3
-        bottom = HEIGHT - 1 - len(lines) * line_height(SMALL)
+        bottom = HEIGHT - 1 - len(lines) * line_height(small)
         if main:
             sizes = tuple(s for s in (HUGE, 22, 20, BIG, 16, MEDIUM, 12) if s <= max_main)
             size, mains = main_lines(main, bottom - top - 2, sizes)
@@ -98,7 +120,7 @@ def standard(
             y = top + max(0, (bottom - top - block) // 2)
             p.lines(mains, y, size, bold=True)
         y = bottom + 2
-        p.lines(lines, y, SMALL)
+        p.lines(lines, y, small)
     return p.image
 
 
@@ -124,22 +146,27 @@ def pages(header: str, text: str) -> list[Image.Image]:
     return out
 
 
-def boot(subtitle: str = "table companion", plate: str = "88 MPH") -> Image.Image:
+def boot(subtitle: str | None = None, plate: str | None = None) -> Image.Image:
     """The boot screen: the DeLorean with fire trails over a licence plate (the title's name
     when the table is set to one title)."""
+    subtitle = _("table companion") if subtitle is None else subtitle
+    # Translators: the licence plate on the boot screen (88 miles per hour, the film's speed).
+    plate, plate_size = fitted(_("88 MPH") if plate is None else plate, WIDTH - 14, MEDIUM,
+                               True)
+    subtitle, small = fitted(subtitle, WIDTH - 2, SMALL)
     with frame() as p:
         glyphs.delorean(p, 20, 2, scale=1.0)
-        w = text_width(plate, MEDIUM, True)
+        w = text_width(plate, plate_size, True)
         x0 = (WIDTH - w) // 2 - 5
         p.draw.rounded_rectangle((x0, 34, x0 + w + 9, 50), radius=3, outline=1)
-        p.center(plate, 38, MEDIUM, bold=True)
-        p.center(subtitle, 54, SMALL)
+        p.center(plate, 38, plate_size, bold=True)
+        p.center(subtitle, 54, small)
     return p.image
 
 
-def error(message: str, title: str = "CHECK") -> list[Image.Image]:
+def error(message: str, title: str | None = None) -> list[Image.Image]:
     """An error a player can act on, wrapped between words and paged; nothing is cut."""
-    return pages(title, message)
+    return pages(_("CHECK") if title is None else title, message)
 
 
 def gains_screen(header: str, gains: Sequence[tuple[str, int]]) -> Image.Image:
@@ -178,8 +205,11 @@ def winner(name: str) -> Image.Image:
         glyphs.bolt(p, WIDTH - 16, 4, 26)
         size = fit_size(name.upper(), 92, (22, 20, BIG, 16, MEDIUM, 12)) or 12
         p.center(shorten(name.upper(), 92, size, True), 6, size, bold=True)
-        p.center("WINS!", 30, BIG, bold=True)
-        p.center("1.21 GIGAWATTS!", 52, SMALL)
+        wins, size = fitted(_("WINS!"), 92, BIG, True)
+        p.center(wins, 30, size, bold=True)
+        # Translators: Doc Brown's line from the film; any short cheer does.
+        cheer, size = fitted(_("1.21 GIGAWATTS!"), WIDTH - 2, SMALL)
+        p.center(cheer, 52, size)
     return p.image
 
 

@@ -14,6 +14,7 @@ from .board import (
     NullLightBoard,
     colour_arg,
     open_light_board,
+    status_text,
 )
 
 __all__ = [
@@ -27,4 +28,5 @@ __all__ = [
     "NullLightBoard",
     "colour_arg",
     "open_light_board",
+    "status_text",
 ]

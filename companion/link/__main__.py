@@ -5,13 +5,14 @@ from __future__ import annotations
 import argparse
 import sys
 
-from companion.link.cli import DESCRIPTION, add_arguments, cmd_lights
+from companion.link.cli import add_arguments, cmd_lights, description
 
 
 def main(argv: list[str] | None = None) -> int:
-    from companion.cli import UserError
+    from companion.cli import UserError, choose_language
 
-    parser = argparse.ArgumentParser(prog="python -m companion.link", description=DESCRIPTION)
+    choose_language()
+    parser = argparse.ArgumentParser(prog="python -m companion.link", description=description())
     add_arguments(parser)
     args = parser.parse_args(argv)
     try:

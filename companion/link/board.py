@@ -17,6 +17,8 @@ from dataclasses import dataclass
 from enum import StrEnum
 from typing import Any
 
+from companion.i18n import N_, _
+
 from . import lightproto as lp
 
 log = logging.getLogger("companion.link")
@@ -64,6 +66,22 @@ class LinkStatus(StrEnum):
     CLOSED = "closed"  # close() was called
 
 
+# The statuses as people read them (the values above are the API's).
+STATUS_WORDS = {
+    LinkStatus.ABSENT: N_("absent"),
+    LinkStatus.DISCONNECTED: N_("disconnected"),
+    LinkStatus.CONNECTING: N_("connecting"),
+    LinkStatus.READY: N_("ready"),
+    LinkStatus.INCOMPATIBLE: N_("incompatible"),
+    LinkStatus.CLOSED: N_("closed"),
+}
+
+
+def status_text(status: LinkStatus) -> str:
+    """A link status in the table's language ("disconnected")."""
+    return _(STATUS_WORDS[status]) if status in STATUS_WORDS else str(status.value)
+
+
 @dataclass(frozen=True)
 class KeyEvent:
     """One key from the board: ``key`` is "next", "prev", "confirm" or "hold".
@@ -108,7 +126,8 @@ def colour_arg(colour: Colour) -> str:
         lp.parse_colour(text)
     except ValueError:
         names = ", ".join(NAMED_COLOURS)
-        raise ValueError(f"{colour!r} is neither rrggbb hex nor a colour name ({names})") from None
+        raise ValueError(_("{colour} is neither rrggbb hex nor a colour name ({names})").format(
+            colour=repr(colour), names=names)) from None
     return text
 
 
@@ -387,7 +406,8 @@ class LightBoard:
             )
         except Exception as exc:  # noqa: BLE001 - SerialException, OSError, ValueError...
             self._next_attempt = now + self.reconnect_delay
-            self._set_status(LinkStatus.DISCONNECTED, f"cannot open {self.port}: {exc}")
+            self._set_status(LinkStatus.DISCONNECTED, _("cannot open {port}: {reason}").format(
+                port=self.port, reason=exc))
             return
         self._ser = ser
         self._reader = lp.LineReader()
@@ -469,9 +489,13 @@ class LightBoard:
     def _keepalive(self, now: float) -> None:
         if self.status is LinkStatus.CONNECTING:
             if now - self._opened_at > self.hello_timeout:
-                why = f"no HELLO from the board within {self.hello_timeout:.1f} s"
+                seconds = f"{self.hello_timeout:.1f}"
                 if self._foreign:
-                    why += f" (it sends {self._foreign} frames: firmware and host differ)"
+                    why = _("no HELLO from the board within {seconds} s (it sends {frames} "
+                            "frames: firmware and host differ)").format(seconds=seconds,
+                                                                        frames=self._foreign)
+                else:
+                    why = _("no HELLO from the board within {seconds} s").format(seconds=seconds)
                 self._lost(why)
             elif now - self._hello_at >= self.heartbeat:
                 self._send_hello(now)
@@ -479,7 +503,8 @@ class LightBoard:
         if self.status is LinkStatus.INCOMPATIBLE:
             return  # stay put until the port goes away (the board is reflashed or unplugged)
         if now - self._last_rx > self.silence_timeout:
-            self._lost("board silent for %.1f s" % (now - self._last_rx))
+            self._lost(_("board silent for {seconds} s").format(
+                seconds=f"{now - self._last_rx:.1f}"))
             return
         if now - self._last_tx >= self.heartbeat:
             self._send("PING", [], now, track=False)
@@ -539,7 +564,8 @@ class LightBoard:
         if proto != lp.VERSION:
             self._set_status(
                 LinkStatus.INCOMPATIBLE,
-                f"board speaks protocol {proto}, host {lp.VERSION}: update the firmware",
+                _("board speaks protocol {board}, host {host}: update the firmware").format(
+                    board=proto, host=lp.VERSION),
             )
             return
         self._set_status(LinkStatus.READY, None)

@@ -5,30 +5,32 @@ from __future__ import annotations
 import argparse
 import time
 
+from companion.i18n import _, ngettext
 from companion.link import lightproto as lp
-from companion.link.board import DEFAULT_PORT, LightBoard, colour_arg
+from companion.link.board import DEFAULT_PORT, LightBoard, colour_arg, status_text
 
 
 def register(commands: argparse._SubParsersAction, bench_commands: object) -> None:
     p = commands.add_parser(
         "lights",
-        help="talk to the light board: show its HELLO, send commands, print key events",
-        description=DESCRIPTION,
+        help=_("talk to the light board: show its HELLO, send commands, print key events"),
+        description=description(),
     )
     add_arguments(p)
     p.set_defaults(handler=cmd_lights)
 
 
-DESCRIPTION = (
-    "Open the light board, wait for its HELLO, send the commands given (base mode first, then "
-    "effect, then buzz) and print key events until --watch runs out. Exit code 1 if the board "
-    "does not answer or refuses a command. See docs/light-protocol.md."
-)
+def description() -> str:
+    return _("Open the light board, wait for its HELLO, send the commands given (base mode "
+             "first, then effect, then buzz) and print key events until --watch runs out. Exit "
+             "code 1 if the board does not answer or refuses a command. See "
+             "docs/light-protocol.md.")
 
 
 def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument(
-        "--port", default=DEFAULT_PORT, help=f"serial port or URL (default {DEFAULT_PORT})"
+        "--port", default=DEFAULT_PORT,
+        help=_("serial port or URL (default {port})").format(port=DEFAULT_PORT)
     )
     base = p.add_mutually_exclusive_group()
     base.add_argument(
@@ -37,21 +39,22 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         const=-1,
         type=int,
         metavar="LEVEL",
-        help="steady white, LEVEL 0-255 (default: the board's)",
+        help=_("steady white, LEVEL 0-255 (default: the board's)"),
     )
-    base.add_argument("--off", action="store_true", help="all LEDs off")
-    base.add_argument("--turn", metavar="COLOUR", help="breathe a colour: rrggbb or a name")
+    base.add_argument("--off", action="store_true", help=_("all LEDs off"))
+    base.add_argument("--turn", metavar="COLOUR", help=_("breathe a colour: rrggbb or a name"))
     p.add_argument("--effect", choices=lp.EFFECTS)
-    p.add_argument("--colour", help="colour for --effect (default: the effect's own)")
+    p.add_argument("--colour", help=_("colour for --effect (default: the effect's own)"))
     p.add_argument("--buzz", nargs=2, type=int, metavar=("HZ", "MS"))
     p.add_argument(
         "--watch",
         type=float,
         default=0.0,
         metavar="SECONDS",
-        help="print key events for this long (Ctrl-C stops)",
+        help=_("print key events for this long (Ctrl-C stops)"),
     )
-    p.add_argument("--timeout", type=float, default=5.0, help="seconds to wait for the board")
+    p.add_argument("--timeout", type=float, default=5.0,
+                   help=_("seconds to wait for the board"))
 
 
 def cmd_lights(args: argparse.Namespace) -> int:
@@ -65,15 +68,15 @@ def cmd_lights(args: argparse.Namespace) -> int:
                 raise UserError(str(exc)) from exc
     with LightBoard(args.port) as board:
         if not board.wait_ready(args.timeout):
-            print(f"{args.port}: {board.status.value} ({board.last_error or 'no HELLO'})")
+            print(f"{args.port}: {status_text(board.status)} "
+                  f"({board.last_error or _('no HELLO')})")
             return 1
         info = board.info
         assert info is not None
-        features = ",".join(info.features) or "none"
-        print(
-            f"{args.port}: firmware {info.firmware}, protocol {info.protocol}, "
-            f"{info.leds} LEDs, features {features}"
-        )
+        features = ",".join(info.features) or _("none")
+        print(_("{port}: firmware {firmware}, protocol {protocol}, {leds} LEDs, features "
+                "{features}").format(port=args.port, firmware=info.firmware,
+                                     protocol=info.protocol, leds=info.leds, features=features))
         if args.steady is not None:
             board.steady(None if args.steady < 0 else args.steady)
         elif args.off:
@@ -89,9 +92,15 @@ def cmd_lights(args: argparse.Namespace) -> int:
             while (left := end - time.monotonic()) > 0:
                 key = board.wait_key(left)
                 if key is not None:
-                    print(f"key {key.key}", flush=True)
+                    print(_("key {key}").format(key=key.key), flush=True)
         except KeyboardInterrupt:
             pass
         naks = board.stats["naks"] + board.stats["unacked"]
-        print(f"{args.port}: {board.status.value}" + (f", {naks} commands refused" if naks else ""))
+        status = status_text(board.status)
+        if naks:
+            print(ngettext("{port}: {status}, {count} commands refused",
+                           "{port}: {status}, {count} commands refused", naks).format(
+                port=args.port, status=status, count=naks))
+        else:
+            print(f"{args.port}: {status}")
         return 0 if board.ready and not naks else 1

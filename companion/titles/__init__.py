@@ -27,6 +27,7 @@ import importlib
 import importlib.util
 from types import ModuleType
 
+from companion.i18n import _
 from companion.titles.api import Facts, RuleError
 
 # key -> package. The order is the order of the title menu and of the game night.
@@ -59,7 +60,8 @@ class Title:
     def _required(self, name: str) -> ModuleType:
         module = self.part(name)
         if module is None:
-            raise RuleError(f"title {self.key!r} has no {name} module ({self.package}.{name})")
+            raise RuleError(_("title {title} has no {part} module ({module})").format(
+                title=repr(self.key), part=name, module=f"{self.package}.{name}"))
         return module
 
     @property
@@ -105,7 +107,8 @@ def keys() -> tuple[str, ...]:
 def get(key: str) -> Title:
     """The registered title ``key``; a RuleError names the known keys otherwise."""
     if key not in REGISTRY:
-        raise RuleError(f"unknown title {key!r}; known: {', '.join(REGISTRY)}")
+        raise RuleError(_("unknown title {title}; known: {known}").format(
+            title=repr(key), known=", ".join(REGISTRY)))
     if key not in _TITLES or _TITLES[key].package != REGISTRY[key]:
         _TITLES[key] = Title(key, REGISTRY[key])
     return _TITLES[key]

@@ -21,6 +21,8 @@ import random
 from dataclasses import dataclass, field
 from typing import Any, Protocol
 
+from companion.i18n import _
+
 Action = dict[str, Any]
 Effect = dict[str, Any]
 
@@ -107,12 +109,11 @@ class Title(Protocol):
 def check_players(facts: Facts, players: list[str]) -> None:
     """Raise RuleError unless the player list suits the title."""
     if not (facts.min_players <= len(players) <= facts.max_players):
-        raise RuleError(
-            f"{facts.name} takes {facts.min_players}-{facts.max_players} players, "
-            f"not {len(players)}"
-        )
+        raise RuleError(_("{title} takes {low}-{high} players, not {count}").format(
+            title=facts.name, low=facts.min_players, high=facts.max_players, count=len(players)))
     for name in players:
         if not isinstance(name, str) or not name.strip():
-            raise RuleError(f"player names must be non-empty text, got {name!r}")
+            raise RuleError(_("player names must be non-empty text, got {name}").format(
+                name=repr(name)))
     if len(set(players)) != len(players):
-        raise RuleError("player names must differ from each other")
+        raise RuleError(_("player names must differ from each other"))

@@ -555,9 +555,6 @@ def prompt_screen(prompt, view: dict[str, Any], session) -> Image.Image | None:
         return rolled_menu(prompt.dice, prompt.options, prompt.selected, marks)
     if prompt.kind == "over":
         return over(view)[0]
-    if prompt.kind == "menu" and getattr(session, "unknown", None) is not None:
-        words = [f"{word(split(o)[0])} {word(split(o)[1])}" for o in prompt.options]
-        return shared.menu(prompt.title, words, prompt.selected)
     return None
 
 

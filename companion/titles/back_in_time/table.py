@@ -143,8 +143,14 @@ class BackInTimeTable(TitleTable):
         return len(ch["roll"]) if ch is not None and ch["stage"] == "roll" else None
 
     def dice_expected(self) -> int | None:
+        # Known only when every die of the challenge is rolled (the first roll, Reroll All):
+        # after that, kept and locked dice may lie in the tray beside the rerolled ones.
         ch = self._rolling()
-        return len(ch["roll"]) if ch else None
+        return len(ch["roll"]) if ch and len(ch["roll"]) == len(ch["dice"]) else None
+
+    def dice_text(self, faces: list[str]) -> str:
+        """Dice read as "colour:face" in words: "COURAGE WILD, LOVE LOVE"."""
+        return _dice_words([str(f) for f in faces])
 
     # ------------------------------------------------------------------ readings
 

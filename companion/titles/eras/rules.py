@@ -811,7 +811,8 @@ def sample_chance(state: State, rng: random.Random) -> Action:
 def apply(state: State, action: Action) -> tuple[State, list[Effect]]:
     """Apply one action; returns (new state, effects). ``state`` is left unchanged."""
     if not isinstance(action, dict) or not isinstance(action.get("type"), str):
-        raise RuleError(_('an action is a JSON object with a "type", e.g. {"type": "end"}'))
+        raise RuleError(_('an action is a JSON object with a "type", e.g. {example}').format(
+            example='{"type": "end"}'))
     kind = action["type"]
     handler = _HANDLERS.get(kind)
     if handler is None:

@@ -100,19 +100,19 @@ class TableBots(SeatBots):
             self.tries = 0
             self.tray.show(left)
             return
-        if kind == "reroll":
-            self._roll(state.free_dice, "ROLL AGAIN")
-            return
-        if kind == "doubleback":
-            back = sum(1 for f in state.delorean if f in outatime.NUMBERS)
-            self._roll(back, "DOUBLEBACK")
+        if kind in ("reroll", "doubleback"):  # the menu item, if the camera cannot read it
+            decision = self.session.table.label({"type": kind})
+            if kind == "reroll":
+                self._roll(state.free_dice, decision)
+            else:
+                self._roll(sum(1 for f in state.delorean if f in outatime.NUMBERS), decision)
             return
         if kind == "end":
             self.presses.press("end")
             return
         prompt = self.session.prompt()
         if kind == "choose":  # two menus: the Active card, then the Next card
-            card = action["active"] if prompt.title.endswith("ACTIVE CARD") else action["next"]
+            card = action["active"] if self.session.table.picking_active() else action["next"]
             self._pick(f"{card} ")
             return
         self._pick_option(prompt, self.session.table.label(action))  # next card, paradox target

@@ -9,15 +9,16 @@ from __future__ import annotations
 
 from typing import Any
 
+from companion.i18n import N_, _
 from companion.titles.outatime.rules import HAND, KINDS, validate_card
 
 SECTIONS = {"card": validate_card}
 
-# `companion cards add` fields: flag -> (section, help, parser of the flag's text)
+# `companion cards add` fields: flag -> (section, help (translated where shown), parser)
 FIELDS = {
-    "kind": ("card", '"0.2", "0.3", "0.4" or "td"', str),
-    "steps": ("card", "die numbers in the order they are completed, e.g. 3,4,2,5", None),
-    "note": ("card", "anything to remember about the card", str),
+    "kind": ("card", N_('"0.2", "0.3", "0.4" or "td"'), str),
+    "steps": ("card", N_("die numbers in the order they are completed, e.g. 3,4,2,5"), None),
+    "note": ("card", N_("anything to remember about the card"), str),
 }
 
 
@@ -27,7 +28,8 @@ def parse_field(name: str, text: str) -> Any:
         try:
             return [int(s) for s in text.replace("-", ",").replace(" ", ",").split(",") if s]
         except ValueError as exc:
-            raise ValueError(f"--steps {text!r}: write die numbers like 3,4,2,5") from exc
+            raise ValueError(_("--steps {text}: write die numbers like 3,4,2,5").format(
+                text=repr(text))) from exc
     return text
 
 
@@ -43,8 +45,9 @@ def playable(pack, players: int) -> str | None:
         have = sum(1 for c in pack.cards if c["kind"] == kind)
         need = HAND[kind] * players
         if have < need:
-            return (
-                f"{players} players need {need} {kind} cards and the pack has {have}; register "
-                "more cards with `companion cards add` or play with fewer players"
-            )
+            return _(
+                "{players} players need {need} {kind} cards and the pack has {have}; register "
+                "more cards with {command} or play with fewer players"
+            ).format(players=players, need=need, kind=kind, have=have,
+                     command="`companion cards add`")
     return None

@@ -35,6 +35,7 @@ from functools import lru_cache
 from math import factorial
 from typing import Any
 
+from companion.i18n import N_, _, ngettext
 from companion.titles.api import CHANCE, TERMINAL, Action, Effect, Facts, RuleError, check_players
 
 FLUX = "flux"
@@ -71,12 +72,22 @@ _FACE_ALIASES = {
     "5": "5",
 }
 
+# The faces as players read them (the others are numbers); the faces themselves are the
+# tokens of actions, the journal and the camera, and are never translated.
+FACE_WORDS = {FLUX: N_("flux")}
+
+
+def faces_text(faces) -> str:
+    """Faces as a player reads them, e.g. "flux 3 88"."""
+    return " ".join(_(FACE_WORDS[f]) if f in FACE_WORDS else str(f) for f in faces)
+
 
 def face(value: Any) -> str:
     """The canonical face name for a die value written by a person or the camera."""
     key = str(value).strip().lower()
     if key not in _FACE_ALIASES:
-        raise RuleError(f"{value!r} is not an OUTATIME die face (flux, 2, 3, 4, 5 or 88)")
+        raise RuleError(_("{value} is not an OUTATIME die face (flux, 2, 3, 4, 5 or 88)").format(
+            value=repr(value)))
     return _FACE_ALIASES[key]
 
 
@@ -88,17 +99,21 @@ def validate_card(card: dict[str, Any]) -> dict[str, Any]:
     """
     kind = str(card.get("kind", ""))
     if kind not in KINDS:
-        raise ValueError(f'kind {kind!r} must be one of "0.2", "0.3", "0.4" or "td"')
+        raise ValueError(_('kind {kind} must be one of "0.2", "0.3", "0.4" or "td"').format(
+            kind=repr(kind)))
     steps = card.get("steps")
     if not isinstance(steps, list) or not steps:
-        raise ValueError("steps must be a list of the die numbers on the card, e.g. [3, 4, 2]")
+        raise ValueError(_("steps must be a list of the die numbers on the card, e.g. {example}")
+                         .format(example="[3, 4, 2]"))
     clean = []
     for step in steps:
         if str(step) not in NUMBERS:
-            raise ValueError(f"step {step!r} is not a number die (2, 3, 4 or 5)")
+            raise ValueError(_("step {step} is not a number die (2, 3, 4 or 5)").format(
+                step=repr(step)))
         clean.append(int(step))
     if len(clean) > 12:
-        raise ValueError(f"{len(clean)} steps is more than any Power card has; check the entry")
+        raise ValueError(_("{count} steps is more than any Power card has; check the entry")
+                         .format(count=len(clean)))
     out = dict(card)
     out["kind"] = kind
     out["steps"] = clean
@@ -178,7 +193,8 @@ class State:
             if p.name == name:
                 return p
         names = ", ".join(p.name for p in self.players)
-        raise RuleError(f"no player called {name!r} (players: {names})")
+        raise RuleError(_("no player called {name} (players: {players})").format(
+            name=repr(name), players=names))
 
     def index(self, name: str) -> int:
         return [p.name for p in self.players].index(name)
@@ -198,7 +214,8 @@ def new_game(players: list[str], options: dict[str, Any], content: Any) -> State
     check_players(facts, players)
     unknown = set(options) - set(facts.options)
     if unknown:
-        raise RuleError(f"unknown option(s) {sorted(unknown)}; known: {sorted(facts.options)}")
+        raise RuleError(_("unknown option(s) {options}; known: {known}").format(
+            options=sorted(unknown), known=sorted(facts.options)))
     if hasattr(content, "cards"):  # a content pack
         cards_list = content.cards
     elif isinstance(content, dict):  # a recorded setup's entries by section
@@ -304,21 +321,23 @@ def _number_chain(state: State, p: Player, numbers: list[str]) -> list[str]:
 
 
 def _may_stop_rolling(state: State) -> str | None:
-    """Why the current player may not yet reroll or end (None: they may)."""
+    """Why the current player may not yet reroll or end (None: they may), as a message to
+    translate where it is shown (these run in every ``legal_actions``)."""
     if state.locked_since_roll == 0:
-        return "add at least one die to the DeLorean before rolling again or ending the turn"
+        return N_("add at least one die to the DeLorean before rolling again or ending the turn")
     if FLUX in state.roll:
-        return "the flux capacitor must be locked on the DeLorean first"
+        return N_("the flux capacitor must be locked on the DeLorean first")
     return None
 
 
 def _may_doubleback(state: State) -> str | None:
+    """Why no doubleback now (None: it is allowed), untranslated like ``_may_stop_rolling``."""
     if state.doubleback:
-        return "only one doubleback per turn"
+        return N_("only one doubleback per turn")
     if state.free_dice:
-        return "a doubleback needs all six dice on the DeLorean"
+        return N_("a doubleback needs all six dice on the DeLorean")
     if not any(f in NUMBERS for f in state.delorean):
-        return "no number dice on the DeLorean to take back"
+        return N_("no number dice on the DeLorean to take back")
     return None
 
 
@@ -330,12 +349,13 @@ def sample_chance(state: State, rng: random.Random) -> Action:
         for kind, count in HAND.items():
             pool = sorted(c for c, v in state.cards.items() if v["kind"] == kind and c not in taken)
             if len(pool) < count:
-                raise RuleError(f"the deck has too few {kind} cards to deal to {p.name}")
+                raise RuleError(_("the deck has too few {kind} cards to deal to {player}")
+                                .format(kind=kind, player=p.name))
             cards.extend(rng.sample(pool, count))
         return {"type": "deal", "player": p.name, "cards": cards}
     if state.phase == "roll":
-        return {"type": "roll", "dice": [rng.choice(FACES) for _ in range(state.free_dice)]}
-    raise RuleError("no chance outcome is due now")
+        return {"type": "roll", "dice": [rng.choice(FACES) for _die in range(state.free_dice)]}
+    raise RuleError(_("no chance outcome is due now"))
 
 
 # --------------------------------------------------------------------------- apply
@@ -344,17 +364,18 @@ def sample_chance(state: State, rng: random.Random) -> Action:
 def apply(state: State, action: Action) -> tuple[State, list[Effect]]:
     """Apply one action; returns (new state, effects). ``state`` is left unchanged."""
     if not isinstance(action, dict) or "type" not in action:
-        raise RuleError('an action is a JSON object with a "type", e.g. {"type": "end"}')
+        raise RuleError(_('an action is a JSON object with a "type", e.g. {example}').format(
+            example='{"type": "end"}'))
     kind = action["type"]
     handler = _HANDLERS.get(kind) if isinstance(kind, str) else None
     if handler is None:
-        raise RuleError(
-            f"unknown action type {_short(kind)}; known: {', '.join(sorted(_HANDLERS))}")
+        raise RuleError(_("unknown action type {type}; known: {known}").format(
+            type=_short(kind), known=", ".join(sorted(_HANDLERS))))
     if state.phase == "over":
-        raise RuleError(f"the game is over: {state.winner} has won")
+        raise RuleError(_("the game is over: {winner} has won").format(winner=state.winner))
     if state.pending and kind != state.pending[0]["decision"]:
         d = state.pending[0]
-        raise RuleError(f"{d['player']} must first {_DECISION_TEXT[d['decision']]}")
+        raise RuleError(_(_DECISION_FIRST[d["decision"]]).format(player=d["player"]))
     new = state.clone()
     effects: list[Effect] = []
     handler(new, action, effects)
@@ -367,9 +388,9 @@ def _short(value: Any, most: int = 40) -> str:
     return text if len(text) <= most else text[: most - 3] + "..."
 
 
-_DECISION_TEXT = {
-    "next": "choose their next Power card",
-    "target": "choose the opponent who loses 1 in the paradox",
+_DECISION_FIRST = {
+    "next": N_("{player} must first choose their next Power card"),
+    "target": N_("{player} must first choose the opponent who loses 1 in the paradox"),
 }
 
 
@@ -378,114 +399,136 @@ def _effect(effects: list[Effect], kind: str, text: str, **data: Any) -> None:
 
 
 def _need_phase(state: State, *phases: str, what: str) -> None:
+    """Refuse unless in one of ``phases``; ``what`` is the action, an untranslated verb."""
     if state.phase not in phases:
-        raise RuleError(f"cannot {what} now: {_phase_text(state)}")
+        # Translators: {what} is an action ("deal", "lock dice", "end the turn", ...) and
+        # {why} what is happening instead ("Ana is to roll 6 dice").
+        raise RuleError(_("cannot {what} now: {why}").format(what=_(what),
+                                                              why=_phase_text(state)))
 
 
 def _phase_text(state: State) -> str:
-    return {
-        "deal": "the Power cards are being dealt",
-        "choose": "players are choosing their Active and Next Power cards",
-        "roll": f"{state.current.name} is to roll {state.free_dice} dice",
-        "place": f"{state.current.name} is placing dice on the DeLorean",
-        "over": "the game is over",
-    }[state.phase]
+    if state.phase == "roll":
+        return ngettext("{player} is to roll {count} dice", "{player} is to roll {count} dice",
+                        state.free_dice).format(player=state.current.name,
+                                                count=state.free_dice)
+    if state.phase == "place":
+        return _("{player} is placing dice on the DeLorean").format(player=state.current.name)
+    return _({
+        "deal": N_("the Power cards are being dealt"),
+        "choose": N_("players are choosing their Active and Next Power cards"),
+        "over": N_("the game is over"),
+    }[state.phase])
 
 
 def _do_deal(state: State, action: Action, effects: list[Effect]) -> None:
-    _need_phase(state, "deal", what="deal")
+    _need_phase(state, "deal", what=N_("deal"))
     p = state.player(action.get("player"))
     expected = next(q for q in state.players if not q.hand)
     if p is not expected:
-        raise RuleError(f"deal to {expected.name} next (players are dealt in seating order)")
+        raise RuleError(_("deal to {player} next (players are dealt in seating order)").format(
+            player=expected.name))
     cards = action.get("cards")
     if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
-        raise RuleError("a deal lists the five card ids the player received")
+        raise RuleError(_("a deal lists the five card ids the player received"))
     unknown = [c for c in cards if c not in state.cards]
     if unknown:
-        raise RuleError(f"unknown card id(s) {unknown}; register them with `companion cards add`")
+        raise RuleError(_("unknown card id(s) {cards}; register them with {command}").format(
+            cards=unknown, command="`companion cards add`"))
     if len(set(cards)) != len(cards):
-        raise RuleError("a card cannot be dealt twice")
+        raise RuleError(_("a card cannot be dealt twice"))
     taken = {c for q in state.players for c in q.hand}
     clash = [c for c in cards if c in taken]
     if clash:
-        raise RuleError(f"card(s) {clash} were already dealt to another player")
+        raise RuleError(_("card(s) {cards} were already dealt to another player").format(
+            cards=clash))
     counts = {k: sum(1 for c in cards if state.cards[c]["kind"] == k) for k in HAND}
     if counts != HAND:
         raise RuleError(
-            "each player is dealt one 0.2, two 0.3, one 0.4 and one Temporal Displacement "
-            f"card; got {counts}"
+            _("each player is dealt one 0.2, two 0.3, one 0.4 and one Temporal Displacement "
+              "card; got {counts}").format(counts=counts)
         )
     p.hand = list(cards)
     if all(q.hand for q in state.players):
         state.phase = "choose"
-        _effect(effects, "setup", "Choose Active and Next Power cards")
+        _effect(effects, "setup", _("Choose Active and Next Power cards"))
 
 
 def _do_choose(state: State, action: Action, effects: list[Effect]) -> None:
-    _need_phase(state, "choose", what="choose Power cards")
+    _need_phase(state, "choose", what=N_("choose Power cards"))
     p = state.player(action.get("player"))
     if p.active is not None:
-        raise RuleError(f"{p.name} has already chosen")
+        raise RuleError(_("{player} has already chosen").format(player=p.name))
     active, nxt = action.get("active"), action.get("next")
     for card in (active, nxt):
         if card not in p.hand:
-            raise RuleError(f"{card!r} is not one of {p.name}'s cards ({', '.join(p.hand)})")
+            raise RuleError(_("{card} is not one of {player}'s cards ({cards})").format(
+                card=repr(card), player=p.name, cards=", ".join(p.hand)))
         if state.cards[card]["kind"] == TD:
             raise RuleError(
-                "the Temporal Displacement card cannot be chosen now: it must be completed last"
+                _("the Temporal Displacement card cannot be chosen now: it must be completed last")
             )
     if active == nxt:
-        raise RuleError("the Active and the Next Power card must be two different cards")
+        raise RuleError(_("the Active and the Next Power card must be two different cards"))
     p.active, p.next = active, nxt
     p.hand.remove(active)
     p.hand.remove(nxt)
     if all(q.active is not None for q in state.players):
         state.phase = "roll"
         state.turn = 0
-        _effect(effects, "turn", f"{state.current.name} - ROLL!", player=state.current.name)
+        _effect(effects, "turn", _("{player} - ROLL!").format(player=state.current.name),
+                player=state.current.name)
 
 
 def _do_roll(state: State, action: Action, effects: list[Effect]) -> None:
     if state.phase == "place":  # rolling again implies the decision to reroll
         _do_reroll(state, {"type": "reroll"}, effects)
-    _need_phase(state, "roll", what="roll")
+    _need_phase(state, "roll", what=N_("roll"))
     dice = action.get("dice")
     if not isinstance(dice, list):
-        raise RuleError('a roll lists the faces rolled, e.g. {"type": "roll", "dice": ["2", "88"]}')
+        raise RuleError(_("a roll lists the faces rolled, e.g. {example}").format(
+            example='{"type": "roll", "dice": ["2", "88"]}'))
     faces = tuple(face(d) for d in dice)
     if len(faces) != state.free_dice:
-        raise RuleError(f"{state.free_dice} dice are to be rolled, not {len(faces)}")
+        raise RuleError(ngettext("{count} dice are to be rolled, not {given}",
+                                 "{count} dice are to be rolled, not {given}",
+                                 state.free_dice).format(count=state.free_dice, given=len(faces)))
     state.roll = faces
     state.locked_since_roll = 0
     state.rolls_this_turn += 1
     state.phase = "place"
     p = state.current
-    _effect(effects, "roll", f"{p.name} rolled {' '.join(faces)}", player=p.name, dice=list(faces))
+    _effect(effects, "roll", _("{player} rolled {dice}").format(player=p.name,
+                                                                 dice=faces_text(faces)),
+            player=p.name, dice=list(faces))
     if _lockable_sets(state):
         return
     if state.rolls_this_turn == 1 and not state.options["first_roll_stalls"]:
-        _effect(effects, "no_die", f"{p.name}: no die can be added - turn passes", player=p.name)
+        _effect(effects, "no_die", _("{player}: no die can be added - turn passes").format(
+            player=p.name), player=p.name)
     else:
         loss = 2 if state.doubleback else 1
         moved = _lose(state, p, loss)
-        text = f"STALL -{loss}: {p.name}" + ("" if moved else " (at card start, no loss)")
+        text = (_("STALL -{loss}: {player}") if moved
+                else _("STALL -{loss}: {player} (at card start, no loss)")).format(
+            loss=loss, player=p.name)
         _effect(effects, "stall", text, player=p.name, loss=loss, moved=moved)
         _instruct(effects, p, -moved)
     _end_turn(state, effects)
 
 
 def _do_lock(state: State, action: Action, effects: list[Effect]) -> None:
-    _need_phase(state, "place", what="lock dice")
+    _need_phase(state, "place", what=N_("lock dice"))
     p = state.current
     dice = action.get("dice")
     if not isinstance(dice, list) or not dice:
-        raise RuleError("lock at least one die: list the faces moved onto the DeLorean")
+        raise RuleError(_("lock at least one die: list the faces moved onto the DeLorean"))
     faces = [face(d) for d in dice]
     pool = list(state.roll)
     for f in faces:
         if f not in pool:
-            raise RuleError(f"no free {f} in the latest roll ({' '.join(state.roll) or 'none'})")
+            raise RuleError(_("no free {face} in the latest roll ({roll})").format(
+                face=faces_text([f]), roll=faces_text(state.roll) or _("none")))
         pool.remove(f)
     numbers = [f for f in faces if f in NUMBERS]
     chain = _number_chain(state, p, numbers)
@@ -495,13 +538,14 @@ def _do_lock(state: State, action: Action, effects: list[Effect]) -> None:
     if target is not None:
         t = state.player(target)
         if t is p:
-            raise RuleError("the paradox target must be an opponent")
+            raise RuleError(_("the paradox target must be an opponent"))
 
     before = _paradox_level(state.delorean)
     state.roll = tuple(pool)
     state.locked_since_roll += len(faces)
     # Numbers first, in order of need, each with its ripple; the paradox is checked after.
-    _effect(effects, "lock", f"LOCK {' '.join(faces)}", player=p.name, dice=faces)
+    _effect(effects, "lock", _("LOCK {dice}").format(dice=faces_text(faces)), player=p.name,
+            dice=faces)
     state.delorean = state.delorean + tuple(chain)
     for number in chain:
         _effect(effects, "advance", f"{p.name} +1 ({number})", player=p.name, number=int(number))
@@ -518,29 +562,31 @@ def _do_lock(state: State, action: Action, effects: list[Effect]) -> None:
         _paradox(state, p, level, target, effects)
         return
     if state.free_dice == 0 and state.doubleback:
-        _effect(effects, "six", f"{p.name}: all six again - turn over", player=p.name)
+        _effect(effects, "six", _("{player}: all six again - turn over").format(player=p.name),
+                player=p.name, again=True)
         _end_turn(state, effects)
     elif state.free_dice == 0 and _may_doubleback(state) is None:
-        _effect(effects, "six", f"{p.name}: all six! DOUBLEBACK or END", player=p.name)
+        _effect(effects, "six", _("{player}: all six! DOUBLEBACK or END").format(player=p.name),
+                player=p.name, again=False)
 
 
 def _why_not_numbers(state: State, p: Player, numbers: list[str], chain: list[str]) -> str:
     path = _path(state, p)
     if p.active is not None and state.next_step(p) is None:
-        return f"{p.name}'s Active card is complete"
+        return _("{player}'s Active card is complete").format(player=p.name)
     need = path[len(chain)] if len(chain) < len(path) else None
     extra = list(numbers)
     for c in chain:
         extra.remove(c)
     if need is None:
-        return (
-            f"{p.name} completes a card with the first dice: lock those, choose the next "
+        return _(
+            "{player} completes a card with the first dice: lock those, choose the next "
             "Power card, then lock the rest"
-        )
-    return (
-        f"the {extra[0]} is not needed now: {p.name}'s card needs a {need} next "
+        ).format(player=p.name)
+    return _(
+        "the {number} is not needed now: {player}'s card needs a {need} next "
         "(number dice go on in order of need)"
-    )
+    ).format(number=extra[0], player=p.name, need=need)
 
 
 def _paradox_level(delorean: tuple[str, ...]) -> int:
@@ -554,7 +600,8 @@ def _paradox_level(delorean: tuple[str, ...]) -> int:
 
 def _paradox(state: State, p: Player, level: int, target: Any, effects: list[Effect]) -> None:
     gain = level  # +1 for two and two, +2 for three and three
-    _effect(effects, "paradox", f"PARADOX! {p.name} +{gain}", player=p.name, size=level)
+    _effect(effects, "paradox", _("PARADOX! {player} +{steps}").format(player=p.name, steps=gain),
+            player=p.name, size=level)
     _instruct(effects, p, gain)
     _gain(state, p, gain, effects)
     if state.phase == "over":
@@ -583,7 +630,8 @@ def _paradox_target(state: State, q: Player, effects: list[Effect]) -> None:
 
 def _paradox_loss(state: State, q: Player, loss: int, effects: list[Effect]) -> None:
     moved = _lose(state, q, loss)
-    text = f"{q.name} -{moved}" if moved else f"{q.name}: at card start, no effect"
+    text = f"{q.name} -{moved}" if moved else _("{player}: at card start, no effect").format(
+        player=q.name)
     _effect(effects, "paradox_loss", text, player=q.name, loss=loss, moved=moved)
     _instruct(effects, q, -moved)
 
@@ -591,58 +639,61 @@ def _paradox_loss(state: State, q: Player, loss: int, effects: list[Effect]) -> 
 def _do_target(state: State, action: Action, effects: list[Effect]) -> None:
     decision = state.pending[0] if state.pending else None
     if not decision or decision["decision"] != "target":
-        raise RuleError("no paradox target is to be chosen now")
+        raise RuleError(_("no paradox target is to be chosen now"))
     name = action.get("player")
     if name not in decision["options"]:
-        raise RuleError(f"choose one of {', '.join(decision['options'])} to lose 1")
+        raise RuleError(_("choose one of {players} to lose 1").format(
+            players=", ".join(decision["options"])))
     state.pending = state.pending[1:]
     _paradox_target(state, state.player(name), effects)
     _end_turn_or_wait(state, effects)
 
 
 def _do_reroll(state: State, action: Action, effects: list[Effect]) -> None:
-    _need_phase(state, "place", what="roll again")
+    _need_phase(state, "place", what=N_("roll again"))
     why = _may_stop_rolling(state)
     if why:
-        raise RuleError(why)
+        raise RuleError(_(why))
     if state.free_dice == 0:
-        raise RuleError("no free dice to roll: DOUBLEBACK or END the turn")
+        raise RuleError(_("no free dice to roll: DOUBLEBACK or END the turn"))
     state.phase = "roll"
     state.roll = ()
 
 
 def _do_doubleback(state: State, action: Action, effects: list[Effect]) -> None:
-    _need_phase(state, "place", what="doubleback")
+    _need_phase(state, "place", what=N_("doubleback"))
     why = _may_stop_rolling(state) or _may_doubleback(state)
     if why:
-        raise RuleError(why)
+        raise RuleError(_(why))
     back = sum(1 for f in state.delorean if f in NUMBERS)
     state.delorean = tuple(f for f in state.delorean if f not in NUMBERS)
     state.doubleback = True
     state.phase = "roll"
     state.roll = ()
     p = state.current
-    _effect(effects, "doubleback", f"DOUBLEBACK: {p.name} rerolls {back}", player=p.name, dice=back)
+    _effect(effects, "doubleback", _("DOUBLEBACK: {player} rerolls {count}").format(
+        player=p.name, count=back), player=p.name, dice=back)
 
 
 def _do_end(state: State, action: Action, effects: list[Effect]) -> None:
-    _need_phase(state, "place", what="end the turn")
+    _need_phase(state, "place", what=N_("end the turn"))
     why = _may_stop_rolling(state)
     if why:
-        raise RuleError(why)
+        raise RuleError(_(why))
     _end_turn(state, effects)
 
 
 def _do_next(state: State, action: Action, effects: list[Effect]) -> None:
     decision = state.pending[0] if state.pending else None
     if not decision or decision["decision"] != "next":
-        raise RuleError("no next Power card is to be chosen now")
+        raise RuleError(_("no next Power card is to be chosen now"))
     p = state.player(decision["player"])
     if action.get("player", p.name) != p.name:
-        raise RuleError(f"{p.name} chooses the next Power card now")
+        raise RuleError(_("{player} chooses the next Power card now").format(player=p.name))
     card = action.get("card")
     if card not in decision["options"]:
-        raise RuleError(f"{p.name} may choose {', '.join(decision['options'])} as Next card")
+        raise RuleError(_("{player} may choose {cards} as Next card").format(
+            player=p.name, cards=", ".join(decision["options"])))
     state.pending = state.pending[1:]
     _set_next(state, p, card, effects)
     if p.carry:
@@ -669,7 +720,7 @@ _HANDLERS = {
 
 def _gain(state: State, p: Player, steps: int, effects: list[Effect]) -> None:
     """Move ``p``'s Next card ``steps`` right, completing cards (and winning) as it goes."""
-    for _ in range(steps):
+    for _step in range(steps):
         if p.active is None:
             p.carry += 1  # the card to move onto is still to be chosen
             continue
@@ -695,9 +746,8 @@ def _ripple(state: State, number: int, effects: list[Effect]) -> None:
         if q.active is None or state.cards[q.active]["kind"] == TD:
             continue
         if state.next_step(q) == number:
-            _effect(
-                effects, "ripple", f"RIPPLE: {number} -> {q.name} +1", player=q.name, number=number
-            )
+            _effect(effects, "ripple", _("RIPPLE: {number} -> {player} +1").format(
+                number=number, player=q.name), player=q.name, number=number)
             _instruct(effects, q, 1)
             _gain(state, q, 1, effects)
 
@@ -709,7 +759,8 @@ def _complete(state: State, p: Player, effects: list[Effect]) -> None:
     _effect(
         effects,
         "complete",
-        f"{p.name} completes {state.cards[done]['kind']} card",
+        _("{player} completes {kind} card").format(player=p.name,
+                                                   kind=state.cards[done]["kind"]),
         player=p.name,
         card=done,
         count=len(p.completed),
@@ -718,7 +769,8 @@ def _complete(state: State, p: Player, effects: list[Effect]) -> None:
         state.winner = p.name
         state.phase = "over"
         state.pending = ()
-        _effect(effects, "win", f"{p.name} WINS! 1.21 GIGAWATTS!", player=p.name)
+        _effect(effects, "win", _("{player} WINS! 1.21 GIGAWATTS!").format(player=p.name),
+                player=p.name)
         return
     if p.active is not None:
         _offer_next(state, p, effects)
@@ -735,7 +787,8 @@ def _offer_next(state: State, p: Player, effects: list[Effect]) -> None:
     elif options:
         _set_next(state, p, options[0], effects)
     else:
-        _effect(effects, "last", f"{p.name}: last card, no Next card", player=p.name)
+        _effect(effects, "last", _("{player}: last card, no Next card").format(player=p.name),
+                player=p.name)
 
 
 def _set_next(state: State, p: Player, card: str, effects: list[Effect]) -> None:
@@ -743,23 +796,27 @@ def _set_next(state: State, p: Player, card: str, effects: list[Effect]) -> None
     kind = state.cards[card]["kind"]
     if p.active is None:  # the card completed again before this choice: it becomes Active
         p.active = card
-        _effect(effects, "next", f"{p.name}: active card {kind}", player=p.name, card=card)
+        _effect(effects, "next", _("{player}: active card {kind}").format(player=p.name,
+                                                                          kind=kind),
+                player=p.name, card=card, card_kind=kind, becomes="active")
         _offer_next(state, p, effects)
     else:
         p.next = card
-        _effect(effects, "next", f"{p.name}: next card {kind}", player=p.name, card=card)
+        _effect(effects, "next", _("{player}: next card {kind}").format(player=p.name, kind=kind),
+                player=p.name, card=card, card_kind=kind, becomes="next")
 
 
 def _instruct(effects: list[Effect], p: Player, spaces: int) -> None:
     if spaces:
-        way = "right" if spaces > 0 else "left"
-        _effect(
-            effects,
-            "instruction",
-            f"{p.name.upper()}: Next card {abs(spaces)} {way}",
-            player=p.name,
-            spaces=spaces,
-        )
+        n = abs(spaces)
+        if spaces > 0:
+            text = ngettext("{player}: Next card {count} right",
+                            "{player}: Next card {count} right", n)
+        else:
+            text = ngettext("{player}: Next card {count} left",
+                            "{player}: Next card {count} left", n)
+        _effect(effects, "instruction", text.format(player=p.name.upper(), count=n),
+                player=p.name, spaces=spaces)
 
 
 def _end_turn_or_wait(state: State, effects: list[Effect]) -> None:
@@ -781,7 +838,7 @@ def _end_turn(state: State, effects: list[Effect]) -> None:
     state.doubleback = False
     state.phase = "roll"
     name = state.current.name
-    _effect(effects, "turn", f"{name} - ROLL!", player=name)
+    _effect(effects, "turn", _("{player} - ROLL!").format(player=name), player=name)
 
 
 # --------------------------------------------------------------------------- odds

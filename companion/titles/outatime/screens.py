@@ -29,12 +29,14 @@ from companion.display.draw import (
     line_height,
     shorten,
     text_width,
+    wrap,
     wrap_items,
 )
 from companion.display.screens import (
     MAIN_WIDTH,
     TooMuchText,
     big_word,
+    fitted,
     gains_screen,
     glitch,
     main_lines,
@@ -43,14 +45,18 @@ from companion.display.screens import (
     standard,
     title_bar,
 )
-from companion.i18n import _
+from companion.i18n import _, ngettext
 from companion.titles.outatime.rules import FACES
 
 
 def turn(name: str, free_dice: int = 6, doubleback: bool = False) -> Image.Image:
     """Whose turn it is: "ANA - ROLL!"."""
-    detail = f"DOUBLEBACK: roll {free_dice}" if doubleback else f"roll {free_dice} dice"
-    return standard(None, f"{name.upper()} - ROLL!", detail)
+    if doubleback:
+        detail = _("DOUBLEBACK: roll {count}").format(count=free_dice)
+    else:
+        detail = ngettext("roll {count} dice", "roll {count} dice", free_dice).format(
+            count=free_dice)
+    return standard(None, _("{player} - ROLL!").format(player=name.upper()), detail)
 
 
 def players(view: dict[str, Any]) -> Image.Image:
@@ -65,8 +71,9 @@ def players(view: dict[str, Any]) -> Image.Image:
     head_h = 10 if n <= 4 else 8
     cols = (60, 90, 124)  # right edges of CARDS, STEP, NEED
     with frame() as p:
-        for label, x in zip(("CARDS", "STEP", "NEED"), cols, strict=True):
-            p.right(label, x, 1, 8)
+        labels = (_("CARDS"), _("STEP"), _("NEED"))
+        for label, x, room in zip(labels, cols, (56, 28, 32), strict=True):
+            p.right(shorten(label, room, 8), x, 1, 8)
         p.draw.line((0, head_h - 1, WIDTH - 1, head_h - 1), fill=1)
         y0 = head_h + 1 + max(0, (HEIGHT - head_h - 1 - n * row_h) // 2)
         for i, row in enumerate(rows):
@@ -97,7 +104,8 @@ def roll(
     dice = [glyphs.UNKNOWN if d in (None, glyphs.UNKNOWN) else str(d) for d in dice]
     unknown = sum(1 for d in dice if d == glyphs.UNKNOWN)
     with frame() as p:
-        title_bar(p, f"{player.upper()} ROLLED" if player else "ROLL", f"{len(dice)} dice")
+        title_bar(p, _("{player} ROLLED").format(player=player.upper()) if player else _("ROLL"),
+                  ngettext("{count} dice", "{count} dice", len(dice)).format(count=len(dice)))
         size, gap = 19, 2
         total = len(dice) * size + (len(dice) - 1) * gap
         x = (WIDTH - total) // 2
@@ -114,10 +122,9 @@ def roll(
                     ),
                     fill=1,
                 )
-        if unknown:
-            p.center("? unsure: nudge or pick", 50, SMALL)
-        else:
-            p.center("CONFIRM to record", 50, SMALL)
+        hint = _("? unsure: nudge or pick") if unknown else _("CONFIRM to record")
+        hint, size = fitted(hint, WIDTH - 2, SMALL)
+        p.center(hint, 50, size)
     return p.image
 
 
@@ -134,9 +141,9 @@ def lock(
     ``ripples`` are (name, spaces) of other players; ``paradox`` is 1 or 2 when the lock makes one.
     """
     with frame() as p:
-        label = "LOCKED" if confirmed else "LOCK"
-        p.text((2, 3), label, MEDIUM, bold=True)
-        x = 4 + text_width(label, MEDIUM, True) + 3
+        label, label_size = fitted(_("LOCKED") if confirmed else _("LOCK"), 56, MEDIUM, True)
+        p.text((2, 3), label, label_size, bold=True)
+        x = 4 + text_width(label, label_size, True) + 3
         dsize, gap = 15, 2
         room = (WIDTH - x) // (dsize + gap)
         for i, face in enumerate(dice[:room]):
@@ -144,17 +151,20 @@ def lock(
         if len(dice) > room:
             p.right(f"+{len(dice) - room}", WIDTH - 1, 4, SMALL)
         items = [f"{n} {g:+d}" for n, g in ripples]
-        lines = wrap_items(["RIPPLE " + items[0], *items[1:]], WIDTH - 4, SMALL) if items else []
+        # Translators: the first of the players a lock ripples to, e.g. "RIPPLE Ben +1".
+        first = _("RIPPLE {gain}").format(gain=items[0]) if items else ""
+        lines = wrap_items([first, *items[1:]], WIDTH - 4, SMALL) if items else []
         room_for = 1 if paradox and steps else 2  # the main line needs the rest
         if len(lines) > room_for:  # too many to list here: the ripple screens follow
-            lines = [f"RIPPLE: {len(ripples)} players"]
+            lines = wrap(ngettext("RIPPLE: {count} players", "RIPPLE: {count} players",
+                                  len(ripples)).format(count=len(ripples)), WIDTH - 4, SMALL)
         if paradox and steps:
-            lines.append(f"then PARADOX +{paradox}")
+            lines += wrap(_("then PARADOX +{steps}").format(steps=paradox), WIDTH - 4, SMALL)
         if not confirmed and len(lines) < 2:
-            lines.append("CONFIRM?")
+            lines.append(fitted(_("CONFIRM?"), WIDTH - 4, SMALL)[0])
         main = f"{player.upper()} +{steps}" if player else f"+{steps}"
         if not steps and paradox:
-            main = f"PARADOX +{paradox}"
+            main = _("PARADOX +{steps}").format(steps=paradox)
         top, bottom = 19, HEIGHT - 1 - len(lines) * line_height(SMALL)
         size, mains = main_lines(main, bottom - top - 2, (22, 20, BIG, 16, MEDIUM))
         p.lines(mains, top + max(0, (bottom - top - cap_height(size)) // 2), size, bold=True)
@@ -164,12 +174,12 @@ def lock(
 
 def refusal(reason: str) -> list[Image.Image]:
     """Why the dice cannot be locked ("the flux must go on the DeLorean"), paged."""
-    return pages("CAN'T LOCK", reason)
+    return pages(_("CAN'T LOCK"), reason)
 
 
 def ripple(number: int | str, gains: Sequence[tuple[str, int]]) -> Image.Image:
     """One ripple notice for a number: "RIPPLE: 4 -> Ana +1, Ben +1" (all who gain, merged)."""
-    return gains_screen(f"RIPPLE: {number}", gains)
+    return gains_screen(_("RIPPLE: {number}").format(number=number), gains)
 
 
 def instruction(player: str, spaces: int) -> Image.Image:
@@ -179,38 +189,46 @@ def instruction(player: str, spaces: int) -> Image.Image:
         size = fit_size(name, MAIN_WIDTH, (22, 20, BIG, 16, MEDIUM, 12)) or 12
         name = shorten(name, MAIN_WIDTH, size, True)
         p.center(name, 2, size, bold=True)
-        p.center("move Next card", 26, MEDIUM)
-        way = "right" if spaces > 0 else "left"
-        text = f"{abs(spaces)} {way.upper()}"
-        tw = text_width(text, BIG, True)
+        move, move_size = fitted(_("move Next card"), WIDTH - 2, MEDIUM)
+        p.center(move, 26, move_size)
+        n = abs(spaces)
+        if spaces > 0:
+            text = ngettext("{count} RIGHT", "{count} RIGHT", n).format(count=n)
+        else:
+            text = ngettext("{count} LEFT", "{count} LEFT", n).format(count=n)
+        text, size = fitted(text, WIDTH - 2 - 32, BIG, True)
+        tw = text_width(text, size, True)
         total = tw + 6 + 26
         x = (WIDTH - total) // 2
         if spaces > 0:
-            p.text((x, 44), text, BIG, bold=True)
+            p.text((x, 44), text, size, bold=True)
             glyphs.arrow(p, x + tw + 6 + 13, 51, 1, 26)
         else:
             glyphs.arrow(p, x + 13, 51, -1, 26)
-            p.text((x + 32, 44), text, BIG, bold=True)
+            p.text((x + 32, 44), text, size, bold=True)
     return p.image
 
 
 def odds(odds: dict[str, Any], player: str | None = None) -> Image.Image:
     """The odds for the player deciding whether to roll again (from ``view["odds"]``)."""
     free = odds["free_dice"]
-    who = f"{player.upper()}: " if player else ""
     stall = round(100 * odds["stall"])
+    if player:
+        header = ngettext("{player}: ROLL {count} MORE?", "{player}: ROLL {count} MORE?", free)
+    else:
+        header = ngettext("ROLL {count} MORE?", "ROLL {count} MORE?", free)
     return standard(
-        f"{who}ROLL {free} MORE?",
-        f"STALL {stall}%",
+        header.format(player=player.upper() if player else "", count=free),
+        _("STALL {percent}%").format(percent=stall),
         [
-            f"expect +{odds['expected_steps']:.1f} steps",
-            f"a stall costs {odds.get('stall_loss', 1)}",
+            _("expect +{steps} steps").format(steps=f"{odds['expected_steps']:.1f}"),
+            _("a stall costs {steps}").format(steps=odds.get("stall_loss", 1)),
         ],
     )
 
 
 def card_complete(name: str, count: int, detail: str = "") -> Image.Image:
-    return standard("CARD COMPLETE!", f"{name.upper()} {count}/5", detail)
+    return standard(_("CARD COMPLETE!"), f"{name.upper()} {count}/5", detail)
 
 
 def face_picker(die: int, selected: int = 0):
@@ -219,19 +237,20 @@ def face_picker(die: int, selected: int = 0):
                               selected)
 
 
+
 def paradox(
     player: str, gain: int = 1, losses: Sequence[tuple[str, int]] = ()
 ) -> list[Image.Image]:
     """Paradox animation: flash, inverse flash, tear, then the result ("ANA +1", "Ben -1")."""
-    word = "PARADOX!"
+    word = _("PARADOX!")
     plain = big_word(word)
     frames = [plain, big_word(word, invert=True), glitch(plain, (-6, 4, -2, 7, -5, 3, -8, 2))]
     lost = ", ".join(f"{n} -{m}" if m else f"{n} 0" for n, m in losses)
     try:
-        frames.append(standard("PARADOX!", f"{player.upper()} +{gain}", lost))
+        frames.append(standard(word, f"{player.upper()} +{gain}", lost, shrink=False))
     except TooMuchText:  # many opponents: their losses get a screen of their own
-        frames.append(standard("PARADOX!", f"{player.upper()} +{gain}", "everyone else loses"))
-        frames.append(gains_screen("PARADOX: LOSSES", [(n, -m) for n, m in losses]))
+        frames.append(standard(word, f"{player.upper()} +{gain}", _("everyone else loses")))
+        frames.append(gains_screen(_("PARADOX: LOSSES"), [(n, -m) for n, m in losses]))
     return frames
 
 
@@ -246,11 +265,12 @@ def stall(player: str, loss: int = 1, moved: int | None = None) -> list[Image.Im
                 r = 3 + 2 * k
                 cx = x - 4 - 8 * k
                 p.draw.ellipse((cx - r, 26 - r - 4 * k, cx + r, 26 + r - 4 * k), outline=1)
-            p.center("STALL" + "." * (i + 1), 46, BIG, bold=True)
+            word, size = fitted(_("STALL") + "." * (i + 1), WIDTH - 2, BIG, True)
+            p.center(word, 46, size, bold=True)
         frames.append(p.image)
-    detail = "" if moved else "at card start: no loss"
+    detail = "" if moved else _("at card start: no loss")
     main = f"{player.upper()} -{moved}" if moved else player.upper()
-    frames.append(standard(f"STALL -{loss}", main, detail))
+    frames.append(standard(_("STALL -{loss}").format(loss=loss), main, detail))
     return frames
 
 
@@ -312,10 +332,13 @@ def _status(view: dict[str, Any]) -> list[tuple[str, Image.Image]]:
         d = pending[0]
         who = str(d.get("player", "")).upper()
         if d.get("decision") == "next":
-            return [("menu_next", shared.menu(f"{who}: NEXT CARD", d["options"], 0))]
+            title = _("{player}: NEXT CARD").format(player=who)
+            return [("menu_next", shared.menu(title, d["options"], 0))]
         if d.get("decision") == "target":
-            return [("menu_target", shared.menu(f"{who}: WHO LOSES 1?", d["options"], 0))]
-        return [("menu", shared.menu(f"{who}: CHOOSE", d.get("options", []), 0))]
+            title = _("{player}: WHO LOSES 1?").format(player=who)
+            return [("menu_target", shared.menu(title, d["options"], 0))]
+        title = _("{player}: CHOOSE").format(player=who)
+        return [("menu", shared.menu(title, d.get("options", []), 0))]
     if view.get("odds"):
         return [("odds", odds(view["odds"], view.get("turn")))]
     return []
@@ -392,33 +415,41 @@ def named_screens_for(
             segment[name] = segment.get(name, 0) + 1
             out.append(("complete", card_complete(name, e.get("count", 0), e["text"])))
         elif kind == "next":
-            card = e["text"].split(": ", 1)[-1]
-            out.append(("next", shared.notice(name.upper(), card)))
+            out.append(("next", shared.notice(name.upper(), _next_card(e))))
         elif kind == "last":
-            out.append(("last", shared.notice("LAST CARD", name.upper(), "no Next card")))
+            out.append(("last", shared.notice(_("LAST CARD"), name.upper(), _("no Next card"))))
         elif kind == "six":
-            detail = e["text"].split(": ", 1)[-1]
-            out.append(("six", shared.notice("ALL SIX!", name.upper(), detail)))
+            detail = (_("all six again - turn over") if e.get("again")
+                      else _("all six! DOUBLEBACK or END"))
+            out.append(("six", shared.notice(_("ALL SIX!"), name.upper(), detail)))
         elif kind == "doubleback":
-            out.append(
-                (
-                    "doubleback",
-                    shared.notice("DOUBLEBACK", name.upper(), f"reroll {e.get('dice', '')} dice"),
-                )
-            )
+            count = e.get("dice", 0)
+            detail = ngettext("reroll {count} dice", "reroll {count} dice", count).format(
+                count=count)
+            out.append(("doubleback", shared.notice(_("DOUBLEBACK"), name.upper(), detail)))
         elif kind == "no_die":
-            out.append(("no_die", shared.notice("NO DIE FITS", name.upper(), "turn passes")))
+            out.append(("no_die", shared.notice(_("NO DIE FITS"), name.upper(),
+                                                _("turn passes"))))
         elif kind == "win":
             out.append(("win", shared.winner(name)))
             return out
         elif kind in ("advance", "paradox_loss"):
             continue  # on the lock screen / the paradox's last frame
         elif kind == "setup":
-            out.append(("setup", shared.notice("SETUP", "CHOOSE CARDS", e["text"])))
+            out.append(("setup", shared.notice(_("SETUP"), _("CHOOSE CARDS"), e["text"])))
         else:  # an effect this display does not know yet: its text, readable
             out.extend((kind, img) for img in shared.pages(kind.upper(), e.get("text", kind)))
     out.extend(_status(view))
     return out
+
+
+def _next_card(effect: Effect) -> str:
+    """The card a player takes as Active or Next, as the notice says it ("next card 0.3")."""
+    if "card_kind" not in effect:  # an effect from elsewhere: its own words
+        return effect.get("text", "")
+    if effect.get("becomes") == "active":
+        return _("active card {kind}").format(kind=effect["card_kind"])
+    return _("next card {kind}").format(kind=effect["card_kind"])
 
 
 def screens_for(view: dict[str, Any], effects: Sequence[Effect]) -> list[Image.Image]:
@@ -519,21 +550,25 @@ def catalogue() -> list[tuple[str, Image.Image]]:
             ),
         ),
         ("winner", shared.winner("Ana")),
-        ("card_complete", card_complete("Ben", 3, "Ben completes 0.3 card")),
-        ("notice_six", shared.notice("ALL SIX!", "ANA", "DOUBLEBACK or END")),
+        ("card_complete", card_complete("Ben", 3, _("{player} completes {kind} card").format(
+            player="Ben", kind="0.3"))),
+        ("notice_six", shared.notice(_("ALL SIX!"), "ANA", _("DOUBLEBACK or END"))),
         ("menu_title",
-         shared.menu("GAME", ["OUTATIME", "Back in Time", "The Card Game", "Eras"], 0)),
-        ("menu_players", shared.menu("PLAYERS", [str(n) for n in range(2, 7)], 3)),
-        ("menu_next", shared.menu("ANA: NEXT CARD", ["c3 (0.3)", "c4 (0.4)"], 1)),
-        ("menu_target", shared.menu("ANA: WHO LOSES 1?", NAMES[1:], 4)),
+         shared.menu(_("GAME"), ["OUTATIME", "Back in Time", "The Card Game", "Eras"], 0)),
+        ("menu_players", shared.menu(_("PLAYERS"), [str(n) for n in range(2, 7)], 3)),
+        ("menu_next", shared.menu(_("{player}: NEXT CARD").format(player="ANA"),
+                                  ["c3 (0.3)", "c4 (0.4)"], 1)),
+        ("menu_target", shared.menu(_("{player}: WHO LOSES 1?").format(player="ANA"),
+                                    NAMES[1:], 4)),
         ("face_picker", face_picker(3, 1)),
     ]
-    for i, img in enumerate(refusal("the flux must go on the DeLorean")):
+    for i, img in enumerate(refusal(_("the flux must go on the DeLorean"))):
         out.append((f"refusal_{i}", img))
-    long = (
-        "the 4 is not needed now: Ana's card needs a 2 next (number dice go on in order "
-        "of need). Move the 4 back to the tray and CONFIRM again."
-    )
+    long = " ".join([
+        _("the {number} is not needed now: {player}'s card needs a {need} next "
+          "(number dice go on in order of need)").format(number=4, player="Ana", need=2) + ".",
+        _("Move the {number} back to the tray and CONFIRM again.").format(number=4),
+    ])
     for i, img in enumerate(shared.error(long)):
         out.append((f"error_{i}", img))
     for i, img in enumerate(paradox("Ana", 1, [("Ben", 1)])):

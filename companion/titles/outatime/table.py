@@ -13,10 +13,21 @@ from __future__ import annotations
 from collections import Counter
 
 from companion.buttons import END, MENU
-from companion.i18n import _
+from companion.i18n import N_, _, ngettext
 from companion.session import Menu, Prompt, TitleTable, Update
 from companion.titles.api import CHANCE, TERMINAL, Action, RuleError
-from companion.titles.outatime.rules import FACES, HAND, NUMBERS, TD
+from companion.titles.outatime.rules import FACES, HAND, NUMBERS, TD, faces_text
+
+# Each action in a word, as UNDONE reports it (with its dice, for a roll or a lock).
+ACTION_WORDS = {
+    "deal": N_("DEAL"),
+    "choose": N_("CHOOSE"),
+    "reroll": N_("REROLL"),
+    "doubleback": N_("DOUBLEBACK"),
+    "end": N_("END"),
+    "next": N_("NEXT"),
+    "target": N_("TARGET"),
+}
 
 UNKNOWN = "?"
 
@@ -33,15 +44,18 @@ class OutatimeTable(TitleTable):
     def faces(self) -> tuple[str, ...]:
         return FACES
 
+    def dice_text(self, faces) -> str:
+        return faces_text(faces)
+
     def dice_to_roll(self, state) -> int | None:
         return state.free_dice
 
     def dice_expected(self) -> int | None:
+        # Only a roll's count is known: while dice are placed, the tray holds the free dice
+        # less those moved onto the DeLorean, and that difference is what the camera reads.
         state = self.match.state
         if state.phase == "roll" and self.match.actor() == CHANCE:
             return state.free_dice
-        if state.phase == "place" and not state.pending:
-            return len(state.roll)  # until some are moved onto the DeLorean
         return None
 
     # ------------------------------------------------------------------ readings
@@ -80,9 +94,10 @@ class OutatimeTable(TitleTable):
             return self.session.refuse(str(exc))
         gains = [e["text"] for e in effects if e["kind"] in ("ripple", "paradox", "complete")]
         advance = sum(1 for e in effects if e["kind"] == "advance")
-        text = _("LOCK {dice}").format(dice=" ".join(dice))
+        text = _("LOCK {dice}").format(dice=faces_text(dice))
         if advance:
-            text += f": +{advance}"
+            # Translators: a lock and the steps it gains, e.g. "LOCK flux 3 4: +2".
+            text = _("{lock}: +{steps}").format(lock=text, steps=advance)
         if gains:
             text += ", " + ", ".join(gains)
         return self.session.propose([action], text, effects)
@@ -175,19 +190,25 @@ class OutatimeTable(TitleTable):
         return self.session.keep_menu(Menu(title, [self._card_label(c) for c in options],
                                            actions))
 
+    def picking_active(self) -> bool:
+        """During setup: whether the menu up asks for the Active card (else the Next card)."""
+        return self._choosing is None or self._choosing[1] is None
+
     def _menu_title(self, actor: str) -> str:
         state = self.match.state
         if state.pending:
-            what = {"next": _("NEXT CARD?"), "target": _("PARADOX: WHO -1?")}
-            return f"{actor.upper()}: {what[state.pending[0]['decision']]}"
+            what = {"next": N_("{player}: NEXT CARD?"), "target": N_("{player}: PARADOX: WHO -1?")}
+            return _(what[state.pending[0]["decision"]]).format(player=actor.upper())
         return _("{player}: CHOOSE").format(player=actor.upper())
 
     def label(self, action: Action) -> str:
         kind = action["type"]
         if kind == "lock":
-            return _("LOCK {dice}").format(dice=" ".join(action["dice"]))
+            return _("LOCK {dice}").format(dice=faces_text(action["dice"]))
         if kind == "choose":
-            return f"A {action['active']} / N {action['next']}"
+            # Translators: A and N stand for the Active and the Next card.
+            return _("A {active} / N {next}").format(active=action["active"],
+                                                     next=action["next"])
         if kind == "next":
             card = self.match.state.cards[action["card"]]
             return f"{action['card']} ({card['kind']})"
@@ -195,6 +216,14 @@ class OutatimeTable(TitleTable):
             return action["player"]
         words = {"reroll": _("ROLL AGAIN"), "end": _("END TURN"), "doubleback": _("DOUBLEBACK")}
         return words.get(kind, kind.upper())
+
+    def describe(self, action: Action) -> str:
+        kind = action["type"]
+        if kind == "lock":
+            return _("LOCK {dice}").format(dice=faces_text(action.get("dice", [])))
+        if kind == "roll":
+            return _("ROLL {dice}").format(dice=faces_text(action.get("dice", [])))
+        return _(ACTION_WORDS[kind]) if kind in ACTION_WORDS else str(kind).upper()
 
     # ------------------------------------------------------------------ what to show
 
@@ -205,7 +234,8 @@ class OutatimeTable(TitleTable):
                 menu = self._deal_menu()
                 return Prompt("menu", menu.title, options=menu.labels, selected=menu.selected)
             return Prompt("roll", _("{player} - ROLL!").format(player=view["turn"].upper()),
-                          [_("{count} dice").format(count=view["free_dice"])], dice=[])
+                          [ngettext("{count} dice", "{count} dice", view["free_dice"]).format(
+                              count=view["free_dice"])], dice=[])
         menu = self.menu()
         kind = "menu" if view["pending"] or view["phase"] != "place" else "place"
         return Prompt(kind, menu.title, options=menu.labels, selected=menu.selected,

@@ -159,10 +159,8 @@ def validate_identity(entry: dict[str, Any]) -> dict[str, Any]:
     requires = entry.get("requires")
     if not isinstance(requires, dict) or not requires:
         raise ValueError(
-            _(
-                "requires must be a table of events and sides, e.g. "
-                'requires = { A-1 = "altered", A-5 = "altered", C-5 = "original" }'
-            )
+            _("requires must be a table of events and sides, e.g. {example}").format(
+                example='requires = { A-1 = "altered", A-5 = "altered", C-5 = "original" }')
         )
     clean: dict[str, str] = {}
     for key, side in requires.items():

@@ -283,7 +283,7 @@ def test_an_unsure_face_is_asked_for_with_only_its_colours_faces(journal):
     session = start(journal, actions=FIGHT)
     update = session.dice(["courage:?", "love:wild"])
     assert update.prompt.kind == "menu" and update.prompt.title == "DIE 1: WHICH FACE?"
-    assert update.prompt.options == ["courage:courage", "courage:wild", "courage:biff"]
+    assert update.prompt.options == ["COURAGE COURAGE", "COURAGE WILD", "COURAGE BIFF"]
     session.press("next")
     update = session.press("confirm")
     assert update.prompt.kind == "propose"
@@ -298,15 +298,15 @@ def test_an_unsure_colour_is_the_one_left_or_asked_for(journal):
     assert session.proposal[0]["dice"] == ["courage:courage", "love:love"]
     # both are unsure: the picker offers the colours being rolled that show that face
     update = session.dice(["?:wild", "?:biff"])
-    assert update.prompt.options == ["courage:wild", "love:wild"]
+    assert update.prompt.options == ["COURAGE WILD", "LOVE WILD"]
 
 
 def test_menu_while_rolling_enters_the_roll_by_hand_die_by_die(journal):
     session = start(journal, actions=FIGHT)
     update = session.press("menu")
-    assert update.prompt.options == ["courage:courage", "courage:wild", "courage:biff"]
+    assert update.prompt.options == ["COURAGE COURAGE", "COURAGE WILD", "COURAGE BIFF"]
     session.press("confirm")
-    assert session.prompt().options == ["love:love", "love:wild", "love:biff"]
+    assert session.prompt().options == ["LOVE LOVE", "LOVE WILD", "LOVE BIFF"]
     session.press("prev")
     session.press("confirm")
     session.press("confirm")
