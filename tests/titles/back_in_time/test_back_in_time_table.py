@@ -355,6 +355,16 @@ def test_a_reroll_is_read_beside_or_without_the_kept_dice(journal, tray):
     assert [e["kind"] for e in update.effects] == ["result", "knockdown", "tokens"]
 
 
+def test_the_reader_is_told_the_count_only_when_every_die_of_the_challenge_is_rolled(journal):
+    session = start(journal, actions=FIGHT)
+    assert session.dice_expected() == 2  # the first roll: the two dice chosen, nothing else
+    session.dice(["courage:courage", "love:love"])
+    session.press("confirm")
+    assert session.dice_expected() is None  # deciding: no roll due
+    session.press("confirm")  # REROLL LOVE
+    assert session.dice_expected() is None  # the kept courage die may lie in the tray too
+
+
 def test_while_the_dice_to_reroll_are_picked_up_the_table_waits_quietly(journal):
     session = rolled(journal, "courage:courage", "love:love")
     session.press("confirm")  # REROLL LOVE
