@@ -169,6 +169,20 @@ def test_the_quiet_gate_passes_changes_and_skips_a_still_tray():
     assert gate.changed(moved)
 
 
+def test_the_quiet_gate_sees_one_small_die_dropped_into_a_still_tray_but_not_noise():
+    rng = np.random.default_rng(5)
+    tray = np.full((480, 640, 3), 90, np.uint8)
+    gate = QuietGate()
+    gate.changed(tray)
+    for _ in range(5):  # sensor noise, frame after frame
+        noisy = np.clip(tray + rng.normal(0, 6, tray.shape), 0, 255).astype(np.uint8)
+        assert not gate.changed(noisy)
+    die = tray.copy()
+    die[200:229, 300:329] = (40, 40, 150)  # one die of 29 px, darker red than the felt
+    assert float(np.abs(die.astype(int) - tray).mean()) < 1  # the average hardly moves
+    assert gate.changed(die)
+
+
 def test_an_idle_table_does_not_run_the_reader_on_every_frame():
     camera = FlakyCamera(down=range(0))
     table, clock = make_table(camera)
