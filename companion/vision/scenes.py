@@ -30,7 +30,7 @@ from dataclasses import dataclass, field
 import cv2
 import numpy as np
 
-from .faces import draw_face, draw_pips
+from .faces import FACE_SETS, draw_face, draw_pips
 from .labeled import LabeledImage
 
 FAMILIES = ("wood", "fabric", "felt", "paper", "cards", "board")
@@ -463,14 +463,16 @@ class SceneMaker:
         if self.d6_only or set_roll < 0.7:
             face = str(int(rng.integers(1, 7)))
             draw_pips(face_img, int(face), ink, rng.uniform(0.06, 0.12), rng.uniform(0.22, 0.3))
-        elif set_roll < 0.85:
+        else:  # another kind of die: the titles' symbols (numerals, emblems, icons)
             face = None
-            draw_face(face_img, "outatime", str(rng.choice(["flux", "2", "3", "4", "5", "88"])),
-                      ink, "numerals" if rng.random() < 0.7 else "pips")
-        else:
-            face = None
-            draw_face(face_img, "back_in_time", str(rng.choice(
-                ["speed", "knowledge", "courage", "love", "wild", "biff"])), ink)
+            others = [n for n in FACE_SETS if n != "d6" and FACE_SETS[n].draw is not None]
+            share = 0.3 / len(others)  # the rest of the draw, split evenly between the sets
+            fs = FACE_SETS[others[min(int((set_roll - 0.7) / share), len(others) - 1)]]
+            symbol = str(rng.choice(list(fs.faces)))
+            style = fs.styles[0]
+            if len(fs.styles) > 1:  # the set's last style (printed numerals) most of the time
+                style = fs.styles[-1] if rng.random() < 0.7 else fs.styles[0]
+            draw_face(face_img, fs.name, symbol, ink, style)
         tile = np.zeros((big, big, 3), np.float32)
         o = (big - inner) // 2
         tile[o:o + inner, o:o + inner] = face_img

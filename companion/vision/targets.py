@@ -4,10 +4,10 @@
   than the dev photos themselves (real dice laid on other tables, rendered dice on them,
   the photos as another room and camera take them): precision and per-die accuracy, and
   per-die accuracy with the number of dice given.
-* **A profile from 14 photos of an unfamiliar symbol set**: OUTATIME-like dice whose flux
-  emblem, numerals 2-5 and 88 are drawn unlike anything the networks learned (a bolt, block
-  numerals), on one table under one light; taught from 14 labelled renders, read on 40 new
-  ones.
+* **A profile from 14 photos of an unfamiliar symbol set**: dice of the first face set a title
+  declares, with its numerals drawn as block numerals and its other symbols as a bolt (unlike
+  anything the networks learned), on one table under one light; taught from 14 labelled
+  renders, read on 40 new ones.
 * **The dev photos**, per die.
 * **Speed**: median milliseconds per 640-pixel image with one OpenCV thread, the reader
   against the classical blob-and-pip reader (``classic.py``) in the same run.
@@ -26,6 +26,7 @@ import numpy as np
 
 from .bench import run_frames
 from .domains import domains
+from .faces import FACE_SETS
 from .reader import DiceReader
 
 # Each target: (what, the number's key, the least it must reach).
@@ -110,7 +111,14 @@ def _block_text(text: str) -> Callable[[np.ndarray, tuple], None]:
     return draw
 
 
-UNFAMILIAR = {"flux": _bolt, **{f: _block_text(f) for f in ("2", "3", "4", "5", "88")}}
+def symbol_set() -> str:
+    """The face set the unfamiliar symbols are drawn over: the first a title declares."""
+    return next(name for name in FACE_SETS if name != "d6")
+
+
+def unfamiliar(set_name: str) -> dict:
+    """Face -> how to draw it unlike the set's own glyphs: block numerals, a bolt."""
+    return {f: (_block_text(f) if f.isdigit() else _bolt) for f in FACE_SETS[set_name].faces}
 
 
 def symbols_profile_score(taught: int = 14, read: int = 40, seed: int = 31,
@@ -122,8 +130,9 @@ def symbols_profile_score(taught: int = 14, read: int = 40, seed: int = 31,
     from .labeled import load_labeled_dir
     from .synth import SyntheticTray
 
-    faces = ["flux", "2", "3", "4", "5", "88"]
-    tray = SyntheticTray("outatime", seed=seed, keep_scene=True, custom_faces=UNFAMILIAR)
+    set_name = symbol_set()
+    faces = list(FACE_SETS[set_name].faces)
+    tray = SyntheticTray(set_name, seed=seed, keep_scene=True, custom_faces=unfamiliar(set_name))
     with tempfile.TemporaryDirectory() as tmp:
         root = Path(folder or tmp)
         for name, n in (("teach", taught), ("read", read)):
@@ -139,9 +148,9 @@ def symbols_profile_score(taught: int = 14, read: int = 40, seed: int = 31,
                     f"{faces.index(t.face)} {t.x / ww:.6f} {t.y / hh:.6f} "
                     f"{t.side * 1.2 / ww:.6f} {t.side * 1.2 / hh:.6f}\n" for t in dice),
                     encoding="utf-8")
-        profile = learn_profile(root / "teach", "outatime")
+        profile = learn_profile(root / "teach", set_name)
         _, items = load_labeled_dir(root / "read")
-        return run(DiceReader("outatime", profile=profile), items).summary()
+        return run(DiceReader(set_name, profile=profile), items).summary()
 
 
 # ------------------------------------------------------------------ speed

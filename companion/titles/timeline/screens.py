@@ -128,6 +128,8 @@ def announce(main: str, lines: Sequence[str] = (), top: str = "") -> list[Image.
         blocks = [(top, "bold"), (main, "main")] + [(t, "text") for t in chunk]
         return _plan(blocks, width, height, main_lines) is not None
 
+    if top and not fits_page([]):  # a long line above: it leads the lines below instead
+        lines, top = [top, *lines], ""
     if not fits_page([]):
         raise TooMuchText(f"does not fit: {main!r}")
     pages: list[list[str]] = [[]]
