@@ -41,11 +41,15 @@ def next_action(engine, state, rng: random.Random, bot=None):
     return rng.choice(engine.legal_actions(state))
 
 
-def playout(key: str, players: int, seed: int, bot=None, limit: int = PLAYOUT_LIMIT):
-    """Yield every (state, action) of one game, and the final state last with action None."""
+def playout(key: str, players: int, seed: int, bot=None, limit: int = PLAYOUT_LIMIT,
+            stop_after: int | None = None):
+    """Yield every (state, action) of one game, and the final state last with action None
+    (``stop_after``: only that many actions, the game need not end)."""
     engine, state = new_game(key, players)
     rng = random.Random(seed)
-    for _ in range(limit):
+    for step in range(limit):
+        if stop_after is not None and step >= stop_after:
+            return
         if engine.actor(state) == TERMINAL:
             yield state, None
             return

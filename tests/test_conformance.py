@@ -42,10 +42,17 @@ json_values = st.recursive(
 
 
 @pytest.mark.parametrize("key,players", COUNTS)
-def test_every_state_of_a_random_game_keeps_the_contract(key, players):
+@pytest.mark.parametrize("who", ["bot", "random"])
+def test_every_state_of_a_game_keeps_the_contract(key, players, who):
+    """A whole game of the title's bots, and the first 300 actions of random players (random
+    games of some titles run to thousands of actions; test_random_playouts_end plays them out)."""
     engine = titles.rules(key)
     rng = random.Random(players)
-    for state, action in playout(key, players, seed=players):
+    if who == "bot":
+        states = playout(key, players, seed=players, bot=titles.get(key).bots.bot)
+    else:
+        states = playout(key, players, seed=players, stop_after=300)
+    for state, action in states:
         check_round_trip(engine, state)
         check_winners(engine, state)
         check_secrets_stay_hidden(engine, state)
