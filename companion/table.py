@@ -119,7 +119,8 @@ class Table:
 
     def boot(self) -> None:
         title = self._title()
-        plate = title.facts.name.upper() if title and self.session.fixed_title else None
+        plate = (title.facts.plate or title.facts.name).upper() if (
+            title and self.session.fixed_title) else None
         self._show_now([Shown(s.boot(plate=plate) if plate else s.boot(), self.dwell_s)])
         if self.lights is not None:
             self.lights.steady()

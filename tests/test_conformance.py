@@ -139,3 +139,11 @@ def test_facts_are_data(key):
     json.dumps(engine.view(state))
     assert set(engine.secrets(state)) == set(NAMES[:facts.min_players]), "secrets per player"
     json.dumps(facts.options)
+
+
+@pytest.mark.parametrize("key", KEYS)
+def test_the_boot_plate_fits(key):
+    from companion.display import screens as shared
+
+    facts = titles.get(key).facts
+    check_screens_fit([("boot", shared.boot(plate=(facts.plate or facts.name).upper()))])

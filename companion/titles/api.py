@@ -46,6 +46,7 @@ class Facts:
     dice: str | None = None  # the face set the camera reads, if any
     chance: str = ""  # how chance enters, in a phrase
     options: dict[str, Any] = field(default_factory=dict)  # option name -> default
+    plate: str = ""  # a few letters for the boot screen's licence plate (default: the name)
 
 
 class Title(Protocol):

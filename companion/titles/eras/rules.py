@@ -143,6 +143,7 @@ facts = Facts(
     max_players=6,
     chance="character cards drawn from the deck; events turned up; the card Biff draws blind",
     options={"advanced": False, "hand": 5, "refill": [2, 1, 0]},
+    plate="1955-2015",
 )
 
 _ERA_ALIASES = {

@@ -72,6 +72,7 @@ facts = Facts(
     chance="cards drawn from the shuffled deck (named in a simulation, counted at the table); "
     "ID cards dealt; the top card of the B-1 stack",
     options={"b1_cards": B1_CARDS},
+    plate="CARD GAME",
 )
 
 
