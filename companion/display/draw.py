@@ -33,6 +33,8 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
+from companion.i18n import _
+
 # The default panel's size. Screens never lay out by these: they ask the painter (p.width,
 # p.height) or ``panel()``.
 WIDTH, HEIGHT = 128, 64
@@ -97,11 +99,12 @@ def parse_panel(text: str) -> Panel:
     if found:
         width, height, pitch = int(found[1]), int(found[2]), float(found[3])
         if not (96 <= width <= 512 and 32 <= height <= 256 and 0.05 <= pitch <= 2.0):
-            raise ValueError(f"{text!r}: a panel from 96x32 to 512x256 pixels, 0.05-2 mm a "
-                             "pixel")
+            raise ValueError(_("{panel}: a panel from 96x32 to 512x256 pixels, 0.05-2 mm a "
+                               "pixel").format(panel=repr(text)))
         return Panel(width, height, pitch, f"{width}x{height}@{pitch:g}")
-    raise ValueError(f"{text!r}: write one of {', '.join(PANELS)}, or WIDTHxHEIGHT@PITCH "
-                     "(e.g. 256x64@0.30, mm a pixel)")
+    raise ValueError(_("{panel}: write one of {names}, or {form} (e.g. {example}, mm a pixel)")
+                     .format(panel=repr(text), names=", ".join(PANELS),
+                             form="WIDTHxHEIGHT@PITCH", example="256x64@0.30"))
 
 
 def recommended(width: int, height: int) -> Panel | None:
