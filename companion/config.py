@@ -38,8 +38,13 @@ delorean_zone = []        # [x0, y0, x1, y1], 0..1 of the tray (or frame): where
                           # card lies; [] = the camera sees only the rolling area
 
 [display]
-driver = "sh1106"         # sh1106 | ssd1306 | terminal | recorder | dummy | none
-                          # (its I2C bus and address come from the pin map, hardware/pins.toml)
+driver = "ssd1309"        # ssd1309 | ssd1306 | sh1106 (128x64), ssd1322 (256x64, SPI),
+                          # ssd1327 | sh1107 (128x128) | terminal | recorder | dummy | none
+                          # (its bus, address or SPI pins come from the pin map, pins.toml)
+panel = ""                # the panel the screens are drawn for: ssd1309-2.42 | sh1106-1.3 |
+                          # ssd1306-0.96 | ssd1322-3.12 | ssd1327-1.5 | sh1107-1.12, or
+                          # "WIDTHxHEIGHT@PITCH" (mm a pixel); "" = the driver's own (the
+                          # recommended 2.42" for terminal, recorder and dummy)
 rotate = 0                # 0, or 2 for a panel mounted upside down
 contrast = 255            # 0-255
 out = ""                  # folder for driver = "recorder" (every frame as PNG, and a GIF)
@@ -65,7 +70,8 @@ notify = true             # systemd READY/WATCHDOG when run by systemd
 
 CHOICES = {
     ("camera", "source"): ("picamera2", "opencv", "files", "synthetic", "none"),
-    ("display", "driver"): ("sh1106", "ssd1306", "terminal", "recorder", "dummy", "none"),
+    ("display", "driver"): ("ssd1309", "ssd1306", "sh1106", "ssd1322", "ssd1327", "sh1107",
+                            "terminal", "recorder", "dummy", "none"),
     ("buttons", "backend"): ("gpiozero", "keyboard", "none"),
 }
 RANGES = {
@@ -106,6 +112,40 @@ def title_options(config: dict[str, Any]) -> dict[str, dict[str, Any]]:
     return {key: dict(config.get(key, {})) for key in _title_options()}
 
 
+# The panel each driver usually drives (``[display] panel = ""``).
+DRIVER_PANEL = {
+    "ssd1309": "ssd1309-2.42",
+    "ssd1306": "ssd1306-0.96",
+    "sh1106": "sh1106-1.3",
+    "ssd1322": "ssd1322-3.12",
+    "ssd1327": "ssd1327-1.5",
+    "sh1107": "sh1107-1.12",
+}
+
+
+def display_panel(config: dict[str, Any], where: str = "config") -> Any:
+    """The ``Panel`` the config's ``[display]`` says the screens are drawn for; ConfigError
+    when a panel driver is given a panel of another size."""
+    from companion.display.backends import DRIVER_SIZES
+    from companion.display.draw import PANELS, parse_panel
+
+    d = config["display"]
+    driver = d["driver"]
+    name = d["panel"] or DRIVER_PANEL.get(driver, "ssd1309-2.42")
+    try:
+        chosen = parse_panel(name) if d["panel"] else PANELS[name]
+    except ValueError as exc:
+        raise ConfigError(f"{where}: [display] panel: {exc}") from exc
+    size = DRIVER_SIZES.get(driver)
+    if size and chosen.size != size:
+        raise ConfigError(_("{where}: {setting} is {size}, but the {driver} drives {wanted} "
+                            "panels: write {fix}, or the driver of your panel").format(
+            where=where, setting=f"[display] panel = {name!r}",
+            size=f"{chosen.width}x{chosen.height}", driver=driver,
+            wanted="x".join(map(str, size)), fix=f'panel = "{DRIVER_PANEL[driver]}"'))
+    return chosen
+
+
 def default_path() -> Path:
     return config_dir() / "config.toml"
 
@@ -127,7 +167,9 @@ def load(path: str | Path | None = None) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(_("{path}: cannot read ({reason})").format(path=path,
                                                                      reason=exc)) from exc
-    return merge(config, user, str(path))
+    merged = merge(config, user, str(path))
+    display_panel(merged, str(path))  # a driver and a panel of different sizes: say so now
+    return merged
 
 
 def merge(config: dict[str, Any], user: dict[str, Any], where: str) -> dict[str, Any]:
@@ -211,6 +253,13 @@ def check(section: str, key: str, value: Any, default: Any, where: str) -> Any:
                     setting=setting, menu='"menu"', keys=keys()))
         if (section, key) == ("display", "font") and value:
             _check_font(setting, value)
+        if (section, key) == ("display", "panel") and value:
+            from companion.display.draw import parse_panel
+
+            try:
+                parse_panel(value)
+            except ValueError as exc:
+                raise ConfigError(f"{name}: {exc}") from exc
         if section == "table" and key == "language" and value and not i18n.available(value):
             raise ConfigError(
                 _("{setting}: no catalogue for that language (there are: {languages}); write "

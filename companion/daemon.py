@@ -169,12 +169,14 @@ def open_display(cfg: dict[str, Any], fallback: str | None = "dummy"):
         return None
     spec = {"backend": d["driver"], "rotation": d["rotate"], "contrast": d["contrast"],
             "out": d["out"]}
-    if d["driver"] in ("sh1106", "ssd1306"):  # the panel's bus and address: the pin map's
+    from companion.display.backends import PANELS, DisplayUnavailable
+
+    if d["driver"] in PANELS:  # how the panel is wired: the pin map's
         from companion.pins import load
 
         oled = load().oled
-        spec.update(port=oled.bus, address=oled.address)
-    from companion.display.backends import DisplayUnavailable
+        spec.update(port=oled.bus, address=oled.address, interface=oled.interface,
+                    spi_device=oled.spi_device, dc=oled.dc, reset=oled.reset)
 
     try:
         return open_backend(spec)
@@ -236,8 +238,10 @@ def cmd_run(args) -> int:
         raise UserError(str(exc)) from exc
     i18n.use(cfg["table"]["language"])  # the table's words; the log stays English
     from companion.display.cli import use_font
+    from companion.display.draw import set_panel
 
     use_font(cfg["display"]["font"])
+    set_panel(configuration.display_panel(cfg))  # every screen is drawn for this panel
     journal, notice = open_journal(cfg, args.journal)
     t = cfg["table"]
     session = Session(journal, t["players"], pack_loader(cfg), title=t["title"],
@@ -350,8 +354,11 @@ def cmd_doctor(args) -> int:
 
     def display() -> str:
         from companion.display.cli import use_font
+        from companion.display.draw import cap_height, rule_sizes, set_panel
 
         use_font(cfg["display"]["font"])
+        where = configuration.display_panel(cfg)
+        set_panel(where)
         d = open_display(cfg, fallback=None)
         if d is None:
             return _("no display configured")
@@ -361,7 +368,11 @@ def cmd_doctor(args) -> int:
         d.close()
         if not ok:
             raise RuntimeError(getattr(d, "last_error", _("the panel did not take a frame")))
-        return _("{driver} shows frames").format(driver=cfg["display"]["driver"])
+        main, other = (cap_height(size) * where.pitch_mm for size in rule_sizes(where))
+        return _("{driver} shows frames; {panel}: main lines {main} mm, other words {other} mm "
+                 "(the table needs 6 and 4 mm: hardware/README.md)").format(
+            driver=cfg["display"]["driver"], panel=where.describe(), main=f"{main:.1f}",
+            other=f"{other:.1f}")
 
     def buttons() -> str:
         b = open_buttons(cfg)

@@ -112,10 +112,16 @@ class Buttons:
 
 @dataclass(frozen=True)
 class Oled:
-    """The OLED's I2C bus number (``/dev/i2c-<bus>``) and 7-bit address."""
+    """How the OLED is wired: on I2C, its bus number (``/dev/i2c-<bus>``) and 7-bit address;
+    on SPI (``interface = "spi"``), SPI0's chip select (``spi_device`` 0 or 1: CE0 GPIO8 or CE1
+    GPIO7) and the BCM GPIOs of its DC and RST pins."""
 
     bus: int
     address: int
+    interface: str = "i2c"
+    spi_device: int = 0
+    dc: int = 25
+    reset: int = 16
 
 
 @dataclass(frozen=True)
@@ -227,7 +233,7 @@ def parse(data: dict[str, Any], source: str = "pins.toml") -> PinMap:
         buttons[name] = pin
 
     oled_raw = _table(data, "oled", fail)
-    _known(oled_raw, {"bus", "address"}, "oled.", fail)
+    _known(oled_raw, {"bus", "address", "interface", "spi_device", "dc", "reset"}, "oled.", fail)
     bus = _int(oled_raw, "bus", "oled.", fail,
                _("the I2C bus number: 1 for the header pins 3/5"))
     if bus < 0:
@@ -243,6 +249,36 @@ def parse(data: dict[str, Any], source: str = "pins.toml") -> PinMap:
               "usually 0x3C (some modules 0x3D); a printed 0x78/0x7A is the same address "
               "shifted left: use 0x3C/0x3D.").format(command="`i2cdetect -y 1`"),
         )
+
+    interface = oled_raw.get("interface", "i2c")
+    if interface not in ("i2c", "spi"):
+        raise fail("oled.interface", interface,
+                   _('write "i2c" (SDA/SCL, header pins 3/5) or "spi" (SPI0, see '
+                     'hardware/README.md).'))
+    spi_device = oled_raw.get("spi_device", 0)
+    if spi_device not in (0, 1) or isinstance(spi_device, bool):
+        raise fail("oled.spi_device", spi_device,
+                   _("0 (CE0, GPIO8, header pin 24) or 1 (CE1, GPIO7, header pin 26)."))
+    spi_pins = {8: "SPI0 CE0", 9: "SPI0 MISO", 10: "SPI0 MOSI", 11: "SPI0 SCLK", 7: "SPI0 CE1"}
+    oled_pins: dict[str, int] = {}
+    for name, default in (("dc", 25), ("reset", 16)):
+        key = f"oled.{name}"
+        value = oled_raw.get(name, default)
+        pin = _bcm(value, key, fail)
+        clash = used.get(pin) or (_(PI_RESERVED[pin]) if pin in PI_RESERVED else None) or (
+            spi_pins.get(pin) if interface == "spi" else None) or next(
+            (f"oled.{k}" for k, v in oled_pins.items() if v == pin), None)
+        if clash:
+            raise fail(key, value, _("{pin} is already {use}. Fix: wire the panel's {name} to a "
+                                     "free GPIO ({free}).").format(
+                pin=f"GPIO{pin}", use=clash, name=name.upper(), free=_free_pi(used)))
+        oled_pins[name] = pin
+    if interface == "spi":
+        for pin, use in used.items():
+            if pin in spi_pins:
+                raise fail(use, pin, _("{pin} is {spi}, which the SPI panel needs. Fix: move "
+                                       "the button to a free GPIO ({free}).").format(
+                    pin=f"GPIO{pin}", spi=spi_pins[pin], free=_free_pi(used)))
 
     pico_raw = _table(data, "pico", fail)
     _known(pico_raw, set(FIRMWARE_NAMES), "pico.", fail)
@@ -269,7 +305,8 @@ def parse(data: dict[str, Any], source: str = "pins.toml") -> PinMap:
         pico_used[pin] = key
         pico[name] = pin
 
-    return PinMap(Buttons(**buttons), Oled(bus, address), Pico(**pico), source=source)
+    oled = Oled(bus, address, interface, spi_device, oled_pins["dc"], oled_pins["reset"])
+    return PinMap(Buttons(**buttons), oled, Pico(**pico), source=source)
 
 
 # --- the Pico's own copy --------------------------------------------------------------------

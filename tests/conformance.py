@@ -12,7 +12,7 @@ from typing import Any
 
 from companion import titles
 from companion.content import SOURCES, demo_pack, playable
-from companion.display.draw import HEIGHT, WIDTH, text_boxes
+from companion.display.draw import PANELS, Panel, panel, recommended, text_boxes
 from companion.titles.api import CHANCE, TERMINAL, RuleError
 
 NAMES = ["Ana", "Ben", "Cat", "Dan", "Eve", "Fay"]
@@ -166,25 +166,41 @@ def check_bot_finishes(key: str, players: int, seed: int) -> None:
     assert engine.is_terminal(final)
 
 
+# The sizes screens are laid out for, each with the panel the tests draw it for: the recommended
+# one where a size has one (the readability rule is held to it), else the largest on sale.
+PANEL_SIZES = {
+    "128x64": PANELS["ssd1309-2.42"],
+    "256x64": PANELS["ssd1322-3.12"],
+    "128x128": PANELS["ssd1327-1.5"],
+}
+
+
+def rule_panel(size: str) -> Panel | None:
+    """The panel the readability rule is held to at ``size`` (None: no panel keeps it)."""
+    where = PANEL_SIZES[size]
+    return recommended(where.width, where.height)
+
+
 def check_screens_fit(images) -> None:
+    """Every screen is the current panel's size, in mode "1", and its words stay on it."""
+    width, height = panel().size
     for name, image in images:
-        assert image.size == (WIDTH, HEIGHT) and image.mode == "1", name
+        assert image.size == (width, height) and image.mode == "1", (name, image.size)
         for text, (x0, y0, x1, y1) in text_boxes(image):
-            assert 0 <= x0 and 0 <= y0 and x1 <= WIDTH and y1 <= HEIGHT, (name, text)
+            assert 0 <= x0 and 0 <= y0 and x1 <= width and y1 <= height, (name, text)
 
 
 def _screen_kind(name: str) -> str:
     """A screen's kind from its name: "game_012_03_ripple" -> "ripple", "stall_2" -> "stall"."""
-    parts = name.split("_")
-    if parts[0] == "game" and len(parts) > 3:
-        parts = parts[3:]
-    if len(parts) > 1 and parts[-1].isdigit():
-        parts = parts[:-1]
-    return "_".join(parts)
+    from companion.display.screens import screen_kind
+
+    return screen_kind(name)
 
 
-def check_table_screens_read_across_the_table(key: str, images) -> None:
-    """Screens the whole table reads (the title's TABLE_SCREENS) keep the readability rule."""
+def check_table_screens_read_across_the_table(key: str, images, where: Panel | None = None
+                                              ) -> None:
+    """Screens the whole table reads (the title's TABLE_SCREENS) keep the readability rule on
+    ``where`` (default: the current panel)."""
     from companion.display.draw import readability_problems
 
     table = getattr(titles.get(key).screens, "TABLE_SCREENS", None)
@@ -192,5 +208,5 @@ def check_table_screens_read_across_the_table(key: str, images) -> None:
     problems = []
     for name, image in images:
         if _screen_kind(name) in table or name in table:
-            problems += [f"{name}: {p}" for p in readability_problems(image)]
+            problems += [f"{name}: {p}" for p in readability_problems(image, where)]
     assert not problems, "too small to read across the table:\n" + "\n".join(problems[:40])

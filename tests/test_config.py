@@ -16,7 +16,7 @@ def write(tmp_path, text):
 
 def test_defaults_are_complete_and_valid():
     cfg = config.defaults()
-    assert cfg["display"]["driver"] == "sh1106" and cfg["buttons"]["backend"] == "gpiozero"
+    assert cfg["display"]["driver"] == "ssd1309" and cfg["buttons"]["backend"] == "gpiozero"
     assert config.merge(config.defaults(), cfg, "defaults") == cfg
 
 
@@ -40,6 +40,11 @@ def test_a_file_overlays_only_the_keys_it_names(tmp_path):
     ('[table]\nplayers = "Ana"\n', ["[table] players", "list of names"]),
     ('[table]\ntitle = "chess"\n', ["[table] title", "menu"]),
     ("[display\ndriver = 1\n", ["not valid TOML"]),
+    ('[display]\npanel = "2.42in"\n', ["[display] panel", "ssd1309-2.42", "WIDTHxHEIGHT@PITCH"]),
+    ('[display]\npanel = "64x16@0.4"\n', ["[display] panel", "96x32 to 512x256"]),
+    ('[display]\ndriver = "ssd1322"\npanel = "ssd1309-2.42"\n',
+     ["[display] panel = 'ssd1309-2.42' is 128x64", "ssd1322 drives 256x64",
+      'panel = "ssd1322-3.12"']),
 ])
 def test_bad_values_name_the_file_the_key_and_the_fix(tmp_path, text, words):
     path = write(tmp_path, text)
@@ -63,7 +68,7 @@ def test_config_show_prints_the_effective_config_as_toml(tmp_path, capsys):
     path = write(tmp_path, '[camera]\nsource = "synthetic"\n')
     assert main(["config", "show", "--config", str(path)]) == 0
     out = capsys.readouterr().out
-    assert 'source = "synthetic"' in out and 'driver = "sh1106"' in out
+    assert 'source = "synthetic"' in out and 'driver = "ssd1309"' in out
     import tomllib
 
     assert tomllib.loads(out)["camera"]["source"] == "synthetic"
@@ -109,3 +114,35 @@ def test_title_options_have_a_section_per_title_and_an_older_table_key_still_cou
         config.load(write(tmp_path, "[outatime]\nfirst_roll_stalls = 3\n"))
     with pytest.raises(config.ConfigError, match=r"\[outatime\] unknown key 'first_rolls'"):
         config.load(write(tmp_path, "[outatime]\nfirst_rolls = true\n"))
+
+
+@pytest.mark.parametrize("text, size, pitch", [
+    ("", (128, 64), 0.43),  # the recommended 2.42" SSD1309, the default driver's own
+    ('[display]\ndriver = "ssd1322"\n', (256, 64), 0.30),
+    ('[display]\ndriver = "sh1106"\n', (128, 64), 0.23),
+    ('[display]\ndriver = "ssd1327"\n', (128, 128), 0.21),
+    ('[display]\ndriver = "terminal"\npanel = "256x64@0.30"\n', (256, 64), 0.30),
+    ('[display]\ndriver = "recorder"\npanel = "ssd1327-1.5"\n', (128, 128), 0.21),
+])
+def test_the_display_panel_comes_from_the_driver_or_the_panel_setting(tmp_path, text, size,
+                                                                      pitch):
+    panel = config.display_panel(config.load(write(tmp_path, text)))
+    assert panel.size == size and round(panel.pitch_mm, 2) == pitch
+
+
+def test_run_draws_every_screen_for_the_configured_panel(tmp_path, companion_home):
+    from PIL import Image
+
+    from companion.display.draw import Panel, set_panel
+
+    frames = tmp_path / "frames"
+    path = write(tmp_path, '[table]\ntitle = "outatime"\npack = "demo"\n[camera]\n'
+                 'source = "none"\n[display]\ndriver = "recorder"\npanel = "ssd1322-3.12"\n'
+                 f'out = "{frames}"\n[buttons]\nbackend = "none"\n[lights]\nport = ""\n'
+                 '[daemon]\nnotify = false\n')
+    try:
+        assert main(["run", "--config", str(path), "--seconds", "0.2"]) == 0
+    finally:
+        set_panel(Panel())
+    shots = sorted(frames.glob("frame_*.png"))
+    assert len(shots) >= 2 and {Image.open(f).size for f in shots} == {(256, 64)}

@@ -9,6 +9,7 @@ import random
 import pytest
 from conformance import (
     NAMES,
+    PANEL_SIZES,
     check_apply_is_pure,
     check_bad_action,
     check_bot_finishes,
@@ -22,12 +23,14 @@ from conformance import (
     new_game,
     player_counts,
     playout,
+    rule_panel,
 )
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion import titles
 from companion.display.cli import game_screens
+from companion.display.draw import using
 
 KEYS = titles.keys()
 COUNTS = [(key, n) for key in KEYS for n in player_counts(key)]
@@ -111,23 +114,43 @@ def test_the_bot_finishes_a_game(key, players):
     check_bot_finishes(key, players, seed=11)
 
 
-@pytest.mark.parametrize("key", KEYS)
-def test_every_screen_the_title_can_produce_fits_the_panel(key):
-    screens = titles.get(key).screens
-    check_screens_fit(screens.catalogue())
-    for count in (player_counts(key)[0], player_counts(key)[-1]):
-        check_screens_fit(game_screens(key, players=count, seed=5, limit=150))
-
-
-@pytest.mark.parametrize("key", KEYS)
-def test_screens_the_whole_table_reads_are_big_enough(key):
-    """docs/display.md: on the recommended panel, the main line of whose turn, the roll, a
-    ripple, a paradox, a stall, what to move and the winner is at least 6 mm tall."""
-    screens = titles.get(key).screens
-    images = screens.catalogue()
+def screens_of(key: str) -> list:
+    """A title's sample screens and those of bot games at its fewest and most players, drawn
+    for the current panel."""
+    images = list(titles.get(key).screens.catalogue())
     for count in (player_counts(key)[0], player_counts(key)[-1]):
         images += game_screens(key, players=count, seed=5, limit=150)
-    check_table_screens_read_across_the_table(key, images)
+    return images
+
+
+@pytest.mark.parametrize("size", list(PANEL_SIZES))
+@pytest.mark.parametrize("key", KEYS)
+def test_every_screen_the_title_can_produce_fits_the_panel(key, size):
+    """docs/display.md: screens lay out by the panel's size (128x64, 256x64, 128x128)."""
+    with using(PANEL_SIZES[size]):
+        check_screens_fit(screens_of(key))
+
+
+@pytest.mark.parametrize("size", [s for s in PANEL_SIZES if rule_panel(s)])
+@pytest.mark.parametrize("key", KEYS)
+def test_screens_the_whole_table_reads_are_big_enough(key, size):
+    """docs/display.md: on the recommended panel of each size, the main line of whose turn,
+    the roll, a ripple, a paradox, a stall, what to move and the winner is at least 6 mm tall
+    and every other word on those screens 4 mm."""
+    with using(PANEL_SIZES[size]):
+        check_table_screens_read_across_the_table(key, screens_of(key), rule_panel(size))
+
+
+def test_no_128x128_panel_keeps_the_rule_so_none_is_recommended():
+    """docs/display.md: the largest 128x128 panel is 27 mm across; 6 mm letters would leave
+    five of them a line, so the rule is held to the 128x64 and 256x64 panels only."""
+    from companion.display.draw import PANELS, TABLE_MAIN_MM
+
+    square = [p for p in PANELS.values() if (p.width, p.height) == (128, 128)]
+    assert square and rule_panel("128x128") is None
+    widest = max(p.width * p.pitch_mm for p in square)
+    capitals = widest / (TABLE_MAIN_MM * 0.75)  # a bold capital is about 3/4 as wide as tall
+    assert capitals < 6
 
 
 @pytest.mark.parametrize("key", KEYS)

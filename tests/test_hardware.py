@@ -114,10 +114,20 @@ def test_wiring_table_equals_the_pin_map():
             assert pin.endswith(f"GPIO{sda_scl}") and physical == f"Pi {PI_HEADER[sda_scl]}"
         elif key.group(1) == "oled.address":
             assert int(pin, 16) == pins.oled.address, row
+        elif key.group(1) == "oled.interface":
+            assert pin == pins.oled.interface, row
+        elif key.group(1) == "oled.spi_device":
+            ce = {0: 8, 1: 7}[pins.oled.spi_device]
+            assert pin == f"SPI0 CE{pins.oled.spi_device}, GPIO{ce}", row
+            assert physical == f"Pi {PI_HEADER[ce]}", row
+        elif section == "oled":  # dc, reset: GPIOs
+            gpio = getattr(pins.oled, name)
+            assert pin == f"GPIO{gpio}" and physical == f"Pi {PI_HEADER[gpio]}", row
         else:
             pytest.fail(f"unknown pin map key in the wiring table: {row}")
     every_key = {f"buttons.{b}" for b in BUTTONS} | {f"pico.{p}" for p in FIRMWARE_NAMES}
-    assert every_key | {"oled.bus", "oled.address"} == seen
+    oled = {f"oled.{k}" for k in ("bus", "address", "interface", "spi_device", "dc", "reset")}
+    assert every_key | oled == seen
 
 
 def test_wiring_table_grounds_are_ground_pins():
@@ -218,6 +228,15 @@ def with_change(section: str, key: str, value) -> dict:
         (with_change("pico", "ring", 25), ["pico.ring = 25", "GP0-GP22"]),
         (with_change("pico", "buzzer", 16), ["pico.buzzer = 16", "already pico.ring"]),
         ({**good(), "oled": 60}, ["oled = 60", "[oled]"]),
+        (with_change("oled", "interface", "usb"), ["oled.interface = 'usb'", "spi"]),
+        (with_change("oled", "dc", 17), ["oled.dc = 17", "already buttons.confirm"]),
+        (with_change("oled", "reset", 2), ["oled.reset = 2", "I2C SDA"]),
+        (with_change("oled", "spi_device", 2), ["oled.spi_device = 2", "CE1"]),
+        ({**good(), "oled": {"bus": 1, "address": 0x3C, "interface": "spi", "dc": 10}},
+         ["oled.dc = 10", "SPI0 MOSI"]),
+        ({**good(), "buttons": {**good()["buttons"], "next": 11},
+          "oled": {"bus": 1, "address": 0x3C, "interface": "spi"}},
+         ["buttons.next = 11", "SPI0 SCLK", "Fix"]),
         ({k: v for k, v in good().items() if k != "pico"}, ["[pico]", "missing"]),
     ],
 )
@@ -227,6 +246,15 @@ def test_bad_values_name_the_key_and_the_fix(data, expected):
     message = str(caught.value)
     for part in expected:
         assert part in message, message
+
+
+def test_an_older_pin_map_without_the_spi_keys_is_an_i2c_panel():
+    pins = parse(good())
+    assert (pins.oled.interface, pins.oled.dc, pins.oled.reset) == ("i2c", 25, 16)
+    spi = parse({**good(), "oled": {"bus": 1, "address": 0x3C, "interface": "spi",
+                                    "spi_device": 1, "dc": 5, "reset": 6}})
+    assert (spi.oled.interface, spi.oled.spi_device, spi.oled.dc, spi.oled.reset) == (
+        "spi", 1, 5, 6)
 
 
 def test_missing_button_and_bad_toml(tmp_path):

@@ -181,23 +181,27 @@ def pseudo(tmp_path, monkeypatch):
 
 
 @needs_babel
+@pytest.mark.parametrize("size", ["128x64", "256x64", "128x128"])
 @pytest.mark.parametrize("font", [None, pytest.param(DEJAVU, marks=needs_dejavu)],
                          ids=["built-in font", "DejaVu Sans"])
-def test_a_language_with_longer_words_still_fits_every_screen(pseudo, font):
-    from companion.display.draw import set_font
+def test_a_language_with_longer_words_still_fits_every_screen(pseudo, font, size):
+    """At every panel size (docs/display.md): the screens lay out by the panel, not by
+    English lengths."""
+    from conformance import PANEL_SIZES, check_screens_fit
+
+    from companion.display.draw import set_font, using
 
     i18n.set_language(pseudo)
     set_font(font)
     try:
         assert i18n._("CONFIRM or BACK") == _pseudo("CONFIRM or BACK")
         assert i18n.ngettext("{count} dice", "{count} dice", 3) == _pseudo("{count} dice")
-        images = list(catalogue())
-        for key in titles.keys():
-            images += titles.get(key).screens.catalogue()
-            images += game_screens(key, seed=3, limit=80)
-        from conformance import check_screens_fit
-
-        check_screens_fit(images)
+        with using(PANEL_SIZES[size]):
+            images = list(catalogue())
+            for key in titles.keys():
+                images += titles.get(key).screens.catalogue()
+                images += game_screens(key, seed=3, limit=80)
+            check_screens_fit(images)
     finally:
         set_font(None)
 

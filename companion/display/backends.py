@@ -1,6 +1,7 @@
 """Display backends behind one small interface: ``show(image) -> bool`` and ``close()``.
 
-Chosen by config the way gpiozero picks a pin factory (``[display]`` table of the TOML config)::
+Chosen by a spec the way gpiozero picks a pin factory (the daemon builds it from the config's
+``[display]`` table and the pin map)::
 
     >>> d = open_display({"backend": "dummy"})
     >>> from companion.display.screens import notice
@@ -10,11 +11,18 @@ Chosen by config the way gpiozero picks a pin factory (``[display]`` table of th
 
 Backends (``backend =``):
 
-``ssd1306`` / ``sh1106``  a real panel on I2C via luma.oled (``port`` 1, ``address`` 0x3C,
-                          ``rotation`` 0 or 2 (upside down), ``contrast`` 0-255)
-``dummy``                 luma's in-memory device (tests); the last frame is ``.device.image``
-``recorder``              every frame to ``out``/frame_0001.png..., an animated GIF on close
-``terminal``              the panel drawn in a terminal with Unicode half blocks or braille
+``ssd1309`` / ``ssd1306`` /   a real 128x64 panel via luma.oled, on I2C (``port`` 1, ``address``
+``sh1106``                    0x3C) or SPI (``interface = "spi"``: ``spi_device``, ``dc``,
+                              ``reset`` GPIO pins); ``rotation`` 0 or 2, ``contrast`` 0-255
+``ssd1322``                   a 256x64 panel on SPI
+``ssd1327`` / ``sh1107``      a 128x128 panel on I2C or SPI
+``dummy``                     luma's in-memory device (tests); the last frame is ``.device.image``
+``recorder``                  every frame to ``out``/frame_0001.png..., an animated GIF on close
+``terminal``                  the panel drawn in a terminal with Unicode half blocks or braille,
+                              as big as the terminal takes (``style = "auto"``)
+
+A panel shows screens of its own size; the others show screens of any size (the size of the
+screens comes from ``[display] panel``, see ``companion.display.draw.Panel``).
 
 Opening a panel that is absent raises ``DisplayUnavailable`` (what, where, what to do); with
 ``fallback = "terminal"`` (or any other backend name) ``open_display`` opens that one instead.
@@ -32,11 +40,23 @@ from typing import Any, TextIO
 
 from PIL import Image
 
-from companion.display.draw import HEIGHT, WIDTH
+from companion.display.draw import panel
 from companion.i18n import _
 
 I2C_DEVICE = "/dev/i2c-{port}"  # where the I2C bus appears on a Raspberry Pi
-PANELS = ("ssd1306", "sh1106")
+SPI_DEVICE = "/dev/spidev{port}.{device}"
+# luma.oled drivers and the size of panel each drives here.
+DRIVER_SIZES = {
+    "ssd1309": (128, 64),
+    "ssd1306": (128, 64),
+    "sh1106": (128, 64),
+    "ssd1322": (256, 64),
+    "ssd1327": (128, 128),
+    "sh1107": (128, 128),
+}
+PANELS = tuple(DRIVER_SIZES)
+SPI_ONLY = ("ssd1322",)
+INTERFACES = ("i2c", "spi")
 BACKENDS = (*PANELS, "dummy", "recorder", "terminal")
 
 
@@ -75,9 +95,12 @@ class Display(ABC):
         self.close()
 
 
-def _prepare(image: Image.Image) -> Image.Image:
-    if image.size != (WIDTH, HEIGHT):
-        raise ValueError(f"a screen is {WIDTH}x{HEIGHT}, not {image.width}x{image.height}")
+def _prepare(image: Image.Image, size: tuple[int, int] | None = None) -> Image.Image:
+    """``image`` in mode "1"; ValueError when ``size`` is given and the image is not it."""
+    if size is not None and image.size != tuple(size):
+        raise ValueError(_("a screen for this panel is {wanted}, not {got}: set [display] panel "
+                           "to the panel's size").format(wanted="x".join(map(str, size)),
+                                                         got=f"{image.width}x{image.height}"))
     return image if image.mode == "1" else image.convert("1")
 
 
@@ -85,15 +108,16 @@ def draw_on(device: Any, image: Image.Image) -> None:
     """Show ``image`` on a luma device, drawn the luma way (``with canvas(device) as draw``)."""
     from luma.core.render import canvas
 
+    image = _prepare(image, (device.width, device.height))
     with canvas(device) as draw:
-        draw.bitmap((0, 0), _prepare(image), fill="white")
+        draw.bitmap((0, 0), image, fill="white")
 
 
 # --------------------------------------------------------------------------- luma devices
 
 
 class LumaDisplay(Display):
-    """A luma.oled panel (``ssd1306`` or ``sh1106``) on I2C.
+    """A luma.oled panel (a driver of ``DRIVER_SIZES``) on I2C or SPI.
 
     ``device_factory`` (for tests) replaces the luma constructor: it gets no arguments and
     returns a luma-like device. luma.oled is imported only when a panel is opened.
@@ -107,12 +131,26 @@ class LumaDisplay(Display):
         rotation: int = 0,
         contrast: int = 255,
         device_factory: Any = None,
+        interface: str = "i2c",
+        spi_device: int = 0,
+        dc: int = 25,
+        reset: int = 16,
     ):
         if driver not in PANELS:
             raise DisplayConfigError(_("display driver {driver}: use one of {known}").format(
                 driver=repr(driver), known=", ".join(PANELS)))
+        if interface not in INTERFACES:
+            raise DisplayConfigError(_("{setting}: use i2c or spi").format(
+                setting=f"interface = {interface!r}"))
+        if driver in SPI_ONLY and interface != "spi":
+            raise DisplayConfigError(
+                _("the {driver} talks SPI only: set {setting} in the pin map (hardware/pins.toml)"
+                  " and wire it as hardware/README.md shows").format(
+                    driver=driver.upper(), setting='[oled] interface = "spi"'))
         self.name = driver
         self.driver, self.port, self.address = driver, port, address
+        self.interface, self.spi_device, self.dc, self.reset = interface, spi_device, dc, reset
+        self.width, self.height = DRIVER_SIZES[driver]
         self.rotation, self.contrast = rotation, contrast
         self._factory = device_factory or self._luma_device
         self.device: Any = None
@@ -120,28 +158,41 @@ class LumaDisplay(Display):
         self._open()
 
     def _where(self) -> str:
+        if self.interface == "spi":
+            return _("SPI {device} (DC GPIO{dc}, RST GPIO{reset})").format(
+                device=SPI_DEVICE.format(port=0, device=self.spi_device), dc=self.dc,
+                reset=self.reset)
         return _("I2C bus {bus} address {address}").format(bus=self.port,
                                                            address=f"{self.address:#04x}")
 
     def _luma_device(self) -> Any:
-        bus = I2C_DEVICE.format(port=self.port)
+        if self.interface == "spi":
+            bus = SPI_DEVICE.format(port=0, device=self.spi_device)
+            how = "sudo raspi-config > Interface Options > SPI"
+        else:
+            bus = I2C_DEVICE.format(port=self.port)
+            how = "sudo raspi-config > Interface Options > I2C"
         if not os.path.exists(bus):
             raise DisplayUnavailable(
-                _("OLED {driver}: no I2C bus at {bus}. Enable I2C ({how}, then reboot), or set "
-                  "{setting}.").format(driver=self.driver, bus=bus,
-                                       how="sudo raspi-config > Interface Options > I2C",
-                                       setting='[display] driver = "terminal"')
+                _("OLED {driver}: no {interface} bus at {bus}. Enable it ({how}, then reboot), "
+                  "or set {setting}.").format(driver=self.driver, interface=self.interface.upper(),
+                                              bus=bus, how=how,
+                                              setting='[display] driver = "terminal"')
             )
         try:
-            from luma.core.interface.serial import i2c
+            from luma.core.interface.serial import i2c, spi
             from luma.oled import device as oled
         except ImportError as exc:
             raise DisplayUnavailable(
                 _("OLED {driver}: luma.oled is not installed ({reason}); {fix}").format(
                     driver=self.driver, reason=exc, fix="pip install luma.oled")
             ) from exc
-        serial = i2c(port=self.port, address=self.address)
-        return getattr(oled, self.driver)(serial, width=WIDTH, height=HEIGHT, rotate=self.rotation)
+        if self.interface == "spi":
+            serial = spi(port=0, device=self.spi_device, gpio_DC=self.dc, gpio_RST=self.reset)
+        else:
+            serial = i2c(port=self.port, address=self.address)
+        return getattr(oled, self.driver)(serial, width=self.width, height=self.height,
+                                          rotate=self.rotation)
 
     def _open(self) -> None:
         try:
@@ -162,7 +213,7 @@ class LumaDisplay(Display):
     def show(self, image: Image.Image) -> bool:
         """Show a frame; False (with ``last_error``) when the panel is gone. Never raises for
         an absent panel: the next ``show`` tries to reconnect."""
-        image = _prepare(image)
+        image = _prepare(image, (self.width, self.height))
         try:
             if self.device is None:
                 self._open()
@@ -192,14 +243,16 @@ class LumaDisplay(Display):
 
 
 class DummyDisplay(Display):
-    """luma's in-memory ``dummy`` device: ``.device.image`` holds the last frame."""
+    """luma's in-memory ``dummy`` device: ``.device.image`` holds the last frame. Its size is
+    the panel's the screens are drawn for (``size`` to choose another)."""
 
     name = "dummy"
 
-    def __init__(self, rotation: int = 0):
+    def __init__(self, rotation: int = 0, size: tuple[int, int] | None = None):
         from luma.core.device import dummy
 
-        self.device = dummy(width=WIDTH, height=HEIGHT, rotate=rotation, mode="1")
+        width, height = size or panel().size
+        self.device = dummy(width=width, height=height, rotate=rotation, mode="1")
         self.frames = 0
 
     def show(self, image: Image.Image) -> bool:
@@ -233,7 +286,8 @@ class RecorderDisplay(Display):
     def _big(self, image: Image.Image) -> Image.Image:
         if self.scale == 1:
             return image
-        return image.resize((WIDTH * self.scale, HEIGHT * self.scale), Image.NEAREST)
+        return image.resize((image.width * self.scale, image.height * self.scale),
+                            Image.NEAREST)
 
     def show(self, image: Image.Image) -> bool:
         image = _prepare(image)
@@ -259,10 +313,12 @@ class RecorderDisplay(Display):
 
 # --------------------------------------------------------------------------- terminal
 
+STYLES = ("auto", "halfblock", "braille")
+
 
 def to_text(image: Image.Image, style: str = "halfblock", border: bool = True) -> str:
-    """The panel as Unicode text: ``halfblock`` (128x32 characters, two pixels each) or
-    ``braille`` (64x16 characters, eight pixels each).
+    """The panel as Unicode text: ``halfblock`` (a character for 1x2 pixels: 128x32 characters
+    for a 128x64 panel) or ``braille`` (2x4 pixels: 64x16 characters).
 
     >>> from PIL import Image
     >>> lines = to_text(Image.new("1", (128, 64)), border=False).splitlines()
@@ -270,16 +326,17 @@ def to_text(image: Image.Image, style: str = "halfblock", border: bool = True) -
     (32, 128)
     """
     img = _prepare(image)
+    width, height = img.size
     px = img.load()
+
+    def on(x: int, y: int) -> int:
+        return 1 if x < width and y < height and px[x, y] else 0
+
     rows: list[str] = []
     if style == "halfblock":
         chars = {(0, 0): " ", (1, 0): "\u2580", (0, 1): "\u2584", (1, 1): "\u2588"}
-        for y in range(0, HEIGHT, 2):
-            rows.append(
-                "".join(
-                    chars[(1 if px[x, y] else 0, 1 if px[x, y + 1] else 0)] for x in range(WIDTH)
-                )
-            )
+        for y in range(0, height, 2):
+            rows.append("".join(chars[(on(x, y), on(x, y + 1))] for x in range(width)))
     elif style == "braille":
         dots = (
             (0, 0, 0x01),
@@ -291,10 +348,10 @@ def to_text(image: Image.Image, style: str = "halfblock", border: bool = True) -
             (0, 3, 0x40),
             (1, 3, 0x80),
         )
-        for y in range(0, HEIGHT, 4):
+        for y in range(0, height, 4):
             line = []
-            for x in range(0, WIDTH, 2):
-                code = sum(bit for dx, dy, bit in dots if px[x + dx, y + dy])
+            for x in range(0, width, 2):
+                code = sum(bit for dx, dy, bit in dots if on(x + dx, y + dy))
                 line.append(chr(0x2800 + code))
             rows.append("".join(line))
     else:
@@ -310,8 +367,31 @@ def to_text(image: Image.Image, style: str = "halfblock", border: bool = True) -
     return "\n".join(rows)
 
 
+def fit_text(image: Image.Image, columns: int, lines: int, border: bool = True) -> str:
+    """The panel as text that fits ``columns`` x ``lines`` characters: half blocks when they
+    fit, else braille, else braille of the panel halved (a 256-pixel panel in 80 columns)."""
+    extra = 2 if border else 0
+    width, height = image.size
+    if width + extra <= columns and -(-height // 2) + extra <= lines:
+        return to_text(image, "halfblock", border)
+    if -(-width // 2) + extra <= columns and -(-height // 4) + extra <= lines:
+        return to_text(image, "braille", border)
+    factor = 2
+    while (-(-width // (2 * factor)) + extra > columns or -(-height // (4 * factor)) + extra >
+           lines) and factor < 8:
+        factor *= 2
+    small = image.convert("L").resize((max(2, width // factor), max(4, height // factor)),
+                                      Image.BOX).point(lambda v: 255 if v >= 64 else 0)
+    return to_text(small.convert("1"), "braille", border)
+
+
 class TerminalDisplay(Display):
-    """Draws each frame in a terminal; on a live terminal the frame is redrawn in place."""
+    """Draws each frame in a terminal; on a live terminal the frame is redrawn in place.
+
+    ``style = "auto"`` draws the panel as big as the terminal takes with ``footer`` lines
+    under it (half blocks in a big terminal, braille in 80x24); ``footer`` is a function
+    returning those lines (what is asked now, the keys), called at each frame.
+    """
 
     name = "terminal"
 
@@ -321,15 +401,41 @@ class TerminalDisplay(Display):
         style: str = "halfblock",
         border: bool = True,
         in_place: bool | None = None,
+        footer: Any = None,
+        size: tuple[int, int] | None = None,
     ):
-        to_text(Image.new("1", (WIDTH, HEIGHT)), style)  # check the style now
+        if style not in STYLES:
+            raise DisplayConfigError(_("terminal style {style}: use auto, halfblock or braille")
+                                     .format(style=repr(style)))
         self.stream = stream or sys.stdout
         self.style, self.border = style, border
         self.in_place = self.stream.isatty() if in_place is None else in_place
+        self.footer = footer
+        self.size = size  # (columns, lines); None: the terminal's own, else 80x24
         self._lines = 0
 
+    def _terminal(self) -> tuple[int, int]:
+        if self.size:
+            return self.size
+        import shutil
+
+        return tuple(shutil.get_terminal_size((80, 24)))
+
+    def render(self, image: Image.Image) -> str:
+        """The text drawn for ``image``: the panel, then the footer lines."""
+        footer = [str(line) for line in (self.footer() if self.footer else [])]
+        columns, lines = self._terminal()
+        if self.style == "auto":
+            text = fit_text(image, columns, lines - len(footer) - 1, self.border)
+        else:
+            text = to_text(image, self.style, self.border)
+        if footer:
+            width = max(10, columns - 1)
+            text += "\n" + "\n".join(line[:width].ljust(width) for line in footer)
+        return text
+
     def show(self, image: Image.Image) -> bool:
-        text = to_text(image, self.style, self.border)
+        text = self.render(image)
         try:
             if self.in_place and self._lines:
                 self.stream.write(f"\x1b[{self._lines}F")
@@ -359,11 +465,13 @@ def _int(config: dict[str, Any], key: str, default: int, low: int, high: int) ->
 
 
 def open_display(config: dict[str, Any] | None = None, **overrides: Any) -> Display:
-    """Open the display described by a ``[display]`` config table (see the module doc).
+    """Open the display a spec describes (see the module doc).
 
-    Keys: ``backend`` (default ``terminal``), ``port``, ``address``, ``rotation``, ``contrast``
-    for panels; ``out``, ``scale`` for the recorder; ``style`` for the terminal; ``fallback``:
-    a backend name opened when the configured one is unavailable.
+    Keys: ``backend`` (default ``terminal``); for panels ``interface`` (i2c, spi), ``port``,
+    ``address`` (I2C), ``spi_device``, ``dc``, ``reset`` (SPI), ``rotation``, ``contrast``;
+    ``out``, ``scale`` for the recorder; ``style`` (auto, halfblock, braille) and ``footer``
+    for the terminal; ``fallback``: a backend name opened when the configured one is
+    unavailable.
     """
     config = {**(config or {}), **overrides}
     backend = str(config.get("backend", "terminal"))
@@ -383,6 +491,10 @@ def open_display(config: dict[str, Any] | None = None, **overrides: Any) -> Disp
                 rotation=rotation,
                 contrast=_int(config, "contrast", 255, 0, 255),
                 device_factory=config.get("device_factory"),
+                interface=str(config.get("interface", "i2c")),
+                spi_device=_int(config, "spi_device", 0, 0, 1),
+                dc=_int(config, "dc", 25, 0, 27),
+                reset=_int(config, "reset", 16, 0, 27),
             )
         if backend == "dummy":
             return DummyDisplay(rotation)
@@ -392,7 +504,8 @@ def open_display(config: dict[str, Any] | None = None, **overrides: Any) -> Disp
                     setting='[display] driver = "recorder"', needed='out = "DIR"'))
             return RecorderDisplay(config["out"], scale=_int(config, "scale", 1, 1, 16))
         if backend == "terminal":
-            return TerminalDisplay(config.get("stream"), style=config.get("style", "halfblock"))
+            return TerminalDisplay(config.get("stream"), style=config.get("style", "halfblock"),
+                                   footer=config.get("footer"))
     except DisplayUnavailable:
         fallback = config.get("fallback")
         if not fallback or fallback == backend:

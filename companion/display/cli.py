@@ -10,7 +10,14 @@ from PIL import Image
 
 from companion import titles
 from companion.display import screens as s
+from companion.display.draw import PANELS, Panel, parse_panel, readability_problems, using
+from companion.display.screens import screen_kind
 from companion.i18n import _, ngettext
+
+DEFAULT_PANEL = "ssd1309-2.42"
+# One panel per size the screens are laid out for ("all"): the recommended one, else the
+# largest on sale.
+EVERY_SIZE = ("ssd1309-2.42", "ssd1322-3.12", "ssd1327-1.5")
 
 NAMES = ["Ana", "Ben", "Clara", "Dmitri", "Esmeralda", "Fitzgerald"]
 
@@ -33,6 +40,11 @@ def register(commands, bench_commands) -> None:
     p.add_argument("--font", metavar="FILE",
                    help=_("a TrueType font for the words (default: the built-in one, English "
                           "letters only)"))
+    p.add_argument("--panel", metavar="PANEL", default=None,
+                   help=_("draw for this panel: a name ({names}), WIDTHxHEIGHT@PITCH (mm a "
+                          "pixel), or \"all\": every size, each into DIR/<size> (default: the "
+                          "recommended {default})").format(names=", ".join(PANELS),
+                                                          default=DEFAULT_PANEL))
     p.set_defaults(handler=cmd_screens)
 
 
@@ -99,6 +111,20 @@ def title_screens(title: str) -> list[tuple[str, Image.Image]]:
     return titles.get(title).screens.catalogue() + game_screens(title)
 
 
+def panels_for(text: str | None) -> list[Panel]:
+    """The panels ``--panel`` names; UserError for one that is not a panel."""
+    from companion.cli import UserError
+
+    if text is None:
+        return [PANELS[DEFAULT_PANEL]]
+    if text.strip().lower() == "all":
+        return [PANELS[name] for name in EVERY_SIZE]
+    try:
+        return [parse_panel(text)]
+    except ValueError as exc:
+        raise UserError(_("--panel {value}: {reason}").format(value=text, reason=exc)) from exc
+
+
 def cmd_screens(args) -> int:
     from companion.cli import UserError
 
@@ -111,22 +137,42 @@ def cmd_screens(args) -> int:
     if not 1 <= args.scale <= 16:
         raise UserError(_("--scale {scale}: use 1-16").format(scale=args.scale))
     use_font(args.font, "--font")
-    if args.title:
-        batches = [(out, title_screens(args.title))]
-    else:
-        batches = [(out, catalogue())] + [(out / key, title_screens(key))
-                                          for key in titles.keys()]
+    panels = panels_for(args.panel)
+    drawn = [key for key in titles.keys() if titles.get(key).part("screens")]
+    if not args.title:
+        for key in [k for k in titles.keys() if k not in drawn]:
+            print(_("{title}: no screens yet (no {module})").format(
+                title=key, module=f"{titles.get(key).package}.screens"), file=sys.stderr)
     count = 0
-    for folder, items in batches:
-        folder.mkdir(parents=True, exist_ok=True)
-        for name, img in items:
-            path = folder / f"{name}.png"
-            if args.scale > 1:
-                img = img.resize((img.width * args.scale, img.height * args.scale),
-                                 Image.NEAREST)
-            img.save(path)
-            print(path)
-            count += 1
+    for where in panels:
+        base = out / f"{where.width}x{where.height}" if len(panels) > 1 else out
+        with using(where):
+            if args.title:
+                batches = [(base, args.title, title_screens(args.title))]
+            else:
+                batches = [(base, None, catalogue())] + [(base / key, key, title_screens(key))
+                                                         for key in drawn]
+            for folder, key, items in batches:
+                folder.mkdir(parents=True, exist_ok=True)
+                for name, img in items:
+                    path = folder / f"{name}.png"
+                    if args.scale > 1:
+                        img = img.resize((img.width * args.scale, img.height * args.scale),
+                                         Image.NEAREST)
+                    img.save(path)
+                    print(path)
+                    count += 1
+                if key is not None:
+                    _say_readability(key, items, where)
     print(ngettext("{count} screens written to {path}", "{count} screens written to {path}",
                    count).format(count=count, path=out), file=sys.stderr)
     return 0
+
+
+def _say_readability(key: str, items, where: Panel) -> None:
+    """How many of a title's screens the whole table reads are too small on ``where``."""
+    table = getattr(titles.get(key).screens, "TABLE_SCREENS", ())
+    shown = [(n, img) for n, img in items if screen_kind(n) in table or n in table]
+    small = [n for n, img in shown if readability_problems(img, where)]
+    print(_("{title}: {count} screens the whole table reads, {small} too small on {panel}").format(
+        title=key, count=len(shown), small=len(small), panel=where.describe()), file=sys.stderr)

@@ -1,4 +1,4 @@
-"""Drawing helpers for the 128x64 1-bit panel: fonts, text that always stays on the panel, wrapping.
+"""Drawing helpers for the 1-bit panel: fonts, text that always stays on the panel, wrapping.
 
 Every screen is drawn the way luma.oled draws (``with canvas(device) as draw:``), but into a
 plain PIL image so a screen is a pure function that tests can check without a device::
@@ -10,6 +10,11 @@ plain PIL image so a screen is a pure function that tests can check without a de
     >>> all(0 <= x0 and 0 <= y0 and x1 <= 128 and y1 <= 64 for _, (x0, y0, x1, y1) in p.boxes)
     True
 
+The panel is a ``Panel`` (pixels and pixel pitch): the recommended 2.42" SSD1309 at 128x64 by
+default, another with ``using`` (tests, ``companion screens --panel``) or ``set_panel`` (the
+daemon, from ``[display] panel``). Screens lay out by ``p.width`` and ``p.height`` and size
+the words the whole table reads with ``rule_sizes()``.
+
 The font is the one that ships inside Pillow (``ImageFont.load_default(size=...)``, Pillow >= 10.1),
 drawn without anti-aliasing; bold is the same font drawn twice one pixel apart, which reads well
 on an OLED from across a table. That font has English letters only; ``set_font`` draws with a
@@ -18,6 +23,8 @@ TrueType file instead (``[display] font``), for a language with other letters.
 
 from __future__ import annotations
 
+import math
+import re
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
@@ -26,7 +33,11 @@ from functools import lru_cache
 
 from PIL import Image, ImageDraw, ImageFont
 
-WIDTH, HEIGHT = 128, 64  # the default panel; screens ask the painter (p.width, p.height)
+from companion.i18n import _
+
+# The default panel's size. Screens never lay out by these: they ask the painter (p.width,
+# p.height) or ``panel()``.
+WIDTH, HEIGHT = 128, 64
 MODE = "1"
 
 
@@ -37,17 +48,81 @@ class Panel:
     width: int = WIDTH
     height: int = HEIGHT
     pitch_mm: float = 55.01 / 128  # the 2.42" SSD1309 recommended in hardware/README.md
+    name: str = "ssd1309-2.42"
+
+    @property
+    def size(self) -> tuple[int, int]:
+        return self.width, self.height
+
+    def describe(self) -> str:
+        """"128x64, 0.43 mm a pixel (ssd1309-2.42)"."""
+        return f"{self.width}x{self.height}, {self.pitch_mm:.2f} mm a pixel ({self.name})"
+
+
+# Panels luma.oled drives, by name: pixels and the pitch of their active area (width in mm /
+# pixels across), from the makers' data sheets.
+PANELS: dict[str, Panel] = {
+    "ssd1309-2.42": Panel(128, 64, 55.01 / 128, "ssd1309-2.42"),  # 2.42", 55.01 x 27.49 mm
+    "sh1106-1.3": Panel(128, 64, 29.42 / 128, "sh1106-1.3"),  # 1.3", 29.42 x 14.70 mm
+    "ssd1306-0.96": Panel(128, 64, 21.74 / 128, "ssd1306-0.96"),  # 0.96", 21.74 x 10.86 mm
+    "ssd1322-3.12": Panel(256, 64, 76.78 / 256, "ssd1322-3.12"),  # 3.12", 76.78 x 19.18 mm
+    "ssd1327-1.5": Panel(128, 128, 26.86 / 128, "ssd1327-1.5"),  # 1.5", 26.86 x 26.86 mm
+    "sh1107-1.12": Panel(128, 128, 20.14 / 128, "sh1107-1.12"),  # 1.12", 20.14 x 20.14 mm
+}
+
+# For each size the screens are laid out for, the panel the readability rule is held to: the
+# largest of that size on sale (hardware/README.md says why).
+# No 128x128 panel is big enough: the largest, the 1.5" SSD1327, is 27 mm across, and letters
+# 6 mm tall leave five of them a line; screens of that size are drawn as big as they read well.
+RECOMMENDED: dict[tuple[int, int], str] = {
+    (128, 64): "ssd1309-2.42",
+    (256, 64): "ssd1322-3.12",
+}
+
+_CUSTOM = re.compile(r"^\s*(\d+)\s*x\s*(\d+)\s*@\s*(\d+(?:\.\d+)?)\s*(?:mm)?\s*$")
+
+
+def parse_panel(text: str) -> Panel:
+    """A panel by name ("ssd1322-3.12") or as "WIDTHxHEIGHT@PITCH" ("256x64@0.30", mm a pixel).
+
+    >>> parse_panel("256x64@0.3").size
+    (256, 64)
+    >>> parse_panel("ssd1327-1.5").height
+    128
+
+    ValueError names the panels there are.
+    """
+    name = str(text).strip().lower()
+    if name in PANELS:
+        return PANELS[name]
+    found = _CUSTOM.match(name)
+    if found:
+        width, height, pitch = int(found[1]), int(found[2]), float(found[3])
+        if not (96 <= width <= 512 and 32 <= height <= 256 and 0.05 <= pitch <= 2.0):
+            raise ValueError(_("{panel}: a panel from 96x32 to 512x256 pixels, 0.05-2 mm a "
+                               "pixel").format(panel=repr(text)))
+        return Panel(width, height, pitch, f"{width}x{height}@{pitch:g}")
+    raise ValueError(_("{panel}: write one of {names}, or {form} (e.g. {example}, mm a pixel)")
+                     .format(panel=repr(text), names=", ".join(PANELS),
+                             form="WIDTHxHEIGHT@PITCH", example="256x64@0.30"))
+
+
+def recommended(width: int, height: int) -> Panel | None:
+    """The panel the readability rule is held to for screens of this size (None: no rule)."""
+    name = RECOMMENDED.get((width, height))
+    return PANELS[name] if name else None
 
 
 TABLE_MAIN_MM = 6.0  # the main line of a screen the whole table reads: capitals this tall
 TABLE_OTHER_MM = 4.0  # every other word on such a screen
 
 _panel: ContextVar[Panel] = ContextVar("panel", default=Panel())  # noqa: B039 - frozen
+_process_panel: Panel = Panel()  # what set_panel chose: the default of every new context
 
 
 def panel() -> Panel:
     """The panel screens are drawn for now."""
-    return _panel.get()
+    return _panel.get(_process_panel)
 
 
 @contextmanager
@@ -61,7 +136,9 @@ def using(new: Panel) -> Iterator[Panel]:
 
 
 def set_panel(new: Panel) -> None:
-    """Draw screens for ``new`` from now on (the daemon, from the config)."""
+    """Draw screens for ``new`` from now on, in every thread (the daemon, from the config)."""
+    global _process_panel
+    _process_panel = new
     _panel.set(new)
 
 SMALL = 10  # details: at most ~21 characters a line
@@ -112,6 +189,45 @@ def line_height(size: int) -> int:
     return int(box[3] - cap_top(size)) + 1
 
 
+FONT_SIZES = tuple(range(8, 73))  # the sizes rule_sizes chooses from
+
+
+def size_for_cap(px: int) -> int:
+    """The smallest font size whose capitals are at least ``px`` pixels tall."""
+    for size in FONT_SIZES:
+        if cap_height(size) >= px:
+            return size
+    return FONT_SIZES[-1]
+
+
+def layout_pitch(where: Panel | None = None) -> float:
+    """The pitch the screens are sized for: the recommended panel's for this size of screen
+    (so a smaller panel of the same pixels shows the same screens), else the panel's own."""
+    where = where or panel()
+    best = recommended(where.width, where.height)
+    return best.pitch_mm if best else where.pitch_mm
+
+
+def rule_sizes(where: Panel | None = None) -> tuple[int, int]:
+    """(main, other): the font sizes of a screen the whole table reads, so that its main line
+    is TABLE_MAIN_MM tall and every other word TABLE_OTHER_MM on the recommended panel of this
+    size; never so big that a main line and a detail line cannot both fit the panel, nor that a
+    word of six letters cannot fit its width (a 128x128 panel: no such panel keeps the rule).
+
+    >>> rule_sizes(PANELS["ssd1309-2.42"])
+    (20, 14)
+    >>> [cap_height(s) for s in rule_sizes(PANELS["ssd1322-3.12"])]
+    [22, 14]
+    """
+    where = where or panel()
+    pitch = layout_pitch(where)
+    main_px = math.ceil(TABLE_MAIN_MM / pitch - 1e-9)
+    other_px = math.ceil(TABLE_OTHER_MM / pitch - 1e-9)
+    main_px = min(main_px, (where.height - 4) // 2, where.width // 6)
+    other_px = min(other_px, where.height // 4, where.width // 9, main_px)
+    return size_for_cap(main_px), size_for_cap(other_px)
+
+
 def text_width(text: str, size: int, bold: bool = False) -> int:
     if not text:
         return 0
@@ -131,8 +247,15 @@ def fit_size(text: str, width: int, sizes=MAIN_SIZES, bold: bool = True) -> int 
     return None
 
 
+def _pieces(word: str) -> list[str]:
+    """A word cut after each hyphen inside it ("ESMERALDA-FITZGERALD" -> two pieces): where
+    a long word may break without a new hyphen."""
+    return [piece for piece in re.split(r"(?<=\w-)(?=\w)", word) if piece]
+
+
 def wrap(text: str, width: int, size: int, bold: bool = False) -> list[str]:
-    """Break ``text`` into lines no wider than ``width`` pixels, between words.
+    """Break ``text`` into lines no wider than ``width`` pixels, between words (or after a
+    hyphen inside a word).
 
     A single word too long for a line is split with a visible hyphen; nothing is dropped.
 
@@ -140,6 +263,8 @@ def wrap(text: str, width: int, size: int, bold: bool = False) -> list[str]:
     ['the flux must go on the', 'DeLorean']
     >>> wrap("GIGAWATTS", 30, SMALL)
     ['GIGA-', 'WAT-', 'TS']
+    >>> wrap("ESMERALDA-FITZGERALD", 80, SMALL)
+    ['ESMERALDA-', 'FITZGERALD']
     """
     lines: list[str] = []
     for paragraph in text.split("\n"):
@@ -149,10 +274,28 @@ def wrap(text: str, width: int, size: int, bold: bool = False) -> list[str]:
             if fits(candidate, width, size, bold):
                 line = candidate
                 continue
+            pieces = _pieces(word)
+            if len(pieces) > 1 and (not line or fits(f"{line} {pieces[0]}", width, size, bold)):
+                # break after the word's own hyphen, not inside a piece
+                first = f"{line} {pieces[0]}" if line else pieces[0]
+                if fits(first, width, size, bold):
+                    line = first
+                    for piece in pieces[1:]:
+                        if fits(line + piece, width, size, bold):
+                            line += piece
+                        else:
+                            lines.append(line)
+                            line = piece
+                    continue
             if line:
                 lines.append(line)
                 line = ""
             while not fits(word, width, size, bold):
+                pieces = _pieces(word)
+                if len(pieces) > 1 and fits(pieces[0], width, size, bold):
+                    lines.append(pieces[0])
+                    word = word[len(pieces[0]):]
+                    continue
                 cut = len(word) - 1
                 while cut > 1 and not fits(word[:cut] + "-", width, size, bold):
                     cut -= 1
@@ -161,6 +304,12 @@ def wrap(text: str, width: int, size: int, bold: bool = False) -> list[str]:
             line = word
         lines.append(line)
     return lines
+
+
+def splits_words(text: str, width: int, size: int, bold: bool = False) -> bool:
+    """Whether wrapping ``text`` would split a word (or a hyphenated part of one)."""
+    return any(not fits(piece, width, size, bold)
+               for word in text.split() for piece in _pieces(word))
 
 
 def wrap_items(items: list[str], width: int, size: int, bold: bool = False, sep: str = ", "):

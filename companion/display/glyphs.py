@@ -67,21 +67,29 @@ def flux(p: Painter, cx: int, cy: int, r: int = 6) -> None:
     d.ellipse((cx - 1, cy - 1, cx + 1, cy + 1), fill=1)
 
 
-def die(p: Painter, x: int, y: int, face: str | None, size: int = 19) -> None:
-    """One die showing ``face`` (flux, 2-5, 88); an unsure die is a filled box with "?"."""
+def die(p: Painter, x: int, y: int, face: str | None, size: int = 19,
+        label_size: int | None = None) -> None:
+    """One die showing ``face`` (flux, 2-5, 88); an unsure die is a filled box with "?".
+
+    ``label_size``: the font size of a number on it (default: as big as the box takes); a
+    label too wide for the box at that size is drawn smaller."""
     d = p.draw
     box = (x, y, x + size - 1, y + size - 1)
     known = face not in (None, UNKNOWN)
     d.rounded_rectangle(box, radius=3, outline=1, fill=0 if known else 1)
     cx, cy = x + size // 2, y + size // 2
-    if not known:
-        _glyph(p, "?", cx, cy, BIG if size >= 17 else MEDIUM, fill=0)
-    elif face == "flux":
+    label = "?" if not known else str(face)
+    if known and face == "flux":
         flux(p, cx, cy + 1, r=max(3, size // 3))
-    else:
-        label = str(face)
+        return
+    if label_size is None:
         tsize = BIG if (len(label) == 1 and size >= 17) else MEDIUM if size >= 17 else 10
-        _glyph(p, label, cx, cy, tsize, bold=len(label) == 1)
+    else:
+        tsize = label_size
+        while tsize > 8 and (text_width(label, tsize, len(label) == 1) > size - 4
+                             or cap_height(tsize) > size - 4):
+            tsize -= 1
+    _glyph(p, label, cx, cy, tsize, bold=len(label) == 1, fill=1 if known else 0)
 
 
 def _glyph(p: Painter, text: str, cx: int, cy: int, size: int, fill: int = 1, bold=False) -> None:

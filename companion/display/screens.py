@@ -1,12 +1,15 @@
 """The shared screens and layout: pure functions from plain data to a 1-bit PIL image.
 
 Every title draws its own screens (``companion/titles/<key>/screens.py``) with these: the
-standard screen (title bar, a big main line, small details), paged text, menus, notices, errors,
-the boot screen and the winner. Nothing here touches a device; ``backends.py`` shows the images.
-Text never leaves the panel and is never cut silently: a main line shrinks to fit, then wraps;
-long messages become pages. Every word is translated (``companion.i18n``), so no layout may
-count on English word lengths: a label that must stay on one line is drawn with ``fitted``
-(smaller, then visibly shortened), everything else wraps.
+standard screen (title bar, a big main line, small details), ``announce`` for what the whole
+table reads (the main line 6 mm tall and every other word 4 mm on the recommended panel; the
+details that do not fit go on following screens), paged text, menus, notices, errors, the boot
+screen and the winner. Nothing here touches a device; ``backends.py`` shows the images.
+Everything is laid out by the panel's size (``p.width``, ``p.height``): 128x64, 256x64 and
+128x128 all work. Text never leaves the panel and is never cut silently: a main line shrinks
+to fit, then wraps; long messages become pages. Every word is translated (``companion.i18n``),
+so no layout may count on English word lengths: a label that must stay on one line is drawn
+with ``fitted`` (smaller, then visibly shortened), everything else wraps.
 
     >>> img = notice("CAMERA", "BACK", "reading the dice again")
     >>> img.size, img.mode
@@ -22,7 +25,7 @@ from PIL import Image, ImageChops
 from companion.display import glyphs
 from companion.display.draw import (
     BIG,
-    HEIGHT,
+    FONT_SIZES,
     HUGE,
     MEDIUM,
     SMALL,
@@ -33,31 +36,87 @@ from companion.display.draw import (
     fits,
     frame,
     line_height,
+    panel,
+    rule_sizes,
     shorten,
+    splits_words,
     text_width,
     wrap,
     wrap_items,
 )
 from companion.i18n import _
 
-HEADER_H = 12  # the inverted title bar
-MAIN_WIDTH = WIDTH - 4
+HEADER_H = 12  # the small title bar (SMALL words); header_height(size) for another size
+MAIN_WIDTH = WIDTH - 4  # on the default panel; main_width() gives the current panel's
 FIT_SIZES = (HUGE, 22, 20, BIG, 16, MEDIUM, 12, SMALL, 9, 8)
 DETAIL_SIZES = (SMALL, 9, 8)  # small print, smaller only when a translation needs it
+TAB = "\t"  # a menu item "left<TAB>right": the right part is drawn against the right edge
+
+
+def screen_kind(name: str) -> str:
+    """A screen's kind from its name: "game_012_03_ripple" -> "ripple", "stall_2" -> "stall"
+    (what a title's TABLE_SCREENS lists)."""
+    parts = name.split("_")
+    if parts[0] == "game" and len(parts) > 3:
+        parts = parts[3:]
+    if len(parts) > 1 and parts[-1].isdigit():
+        parts = parts[:-1]
+    return "_".join(parts)
 
 
 class TooMuchText(ValueError):
     """The text does not fit one screen; use the paged screens (``error``, ``refusal``)."""
 
 
-def title_bar(p: Painter, text: str, right: str = "") -> int:
-    """An inverted title bar; returns the y below it."""
-    p.draw.rectangle((0, 0, WIDTH - 1, HEADER_H - 1), fill=1)
-    room = WIDTH - 4 - (text_width(right, SMALL) + 4 if right else 0)
-    p.text((2, 2), shorten(text, room, SMALL), SMALL, fill=0)
+def main_width() -> int:
+    """The width a centred line may take on the current panel (2 px margins)."""
+    return panel().width - 4
+
+
+def header_height(size: int = SMALL) -> int:
+    """The height of a title bar whose words are ``size``."""
+    return cap_height(size) + 4
+
+
+def page_dots(p: Painter, page: int, count: int, y: int, height: int, fill: int = 0) -> int:
+    """Small squares at the right of a title bar, the current page's filled (a drawing, not
+    words); returns their width (0 for a single page)."""
+    if count <= 1:
+        return 0
+    dot = max(3, min(5, height // 3))
+    gap = 2
+    width = count * dot + (count - 1) * gap
+    x = p.width - 3 - width
+    top = y + (height - dot) // 2
+    for i in range(count):
+        box = (x + i * (dot + gap), top, x + i * (dot + gap) + dot - 1, top + dot - 1)
+        p.draw.rectangle(box, outline=fill, fill=fill if i == page else 1 - fill)
+    return width + 4
+
+
+def title_bar(p: Painter, text: str, right: str = "", size: int = SMALL,
+              dots: tuple[int, int] = (0, 1)) -> int:
+    """An inverted title bar across the panel; returns the y below it.
+
+    The words are ``size`` when they fit, else smaller, else visibly shortened; ``right``
+    (a counter such as "3/8") is left out when the title needs its room. ``dots`` is (page,
+    pages): squares for the page being shown.
+    """
+    height = header_height(size)
+    p.draw.rectangle((0, 0, p.width - 1, height - 1), fill=1)
+    with frame() as scratch:  # how wide the dots are, drawn where nobody sees them
+        dots_w = page_dots(scratch, *dots, 0, height)
+    if dots_w and not fits(text, p.width - 4 - dots_w, size):
+        dots = (0, 1)  # the words first: the screens that follow are seen anyway
+    room = p.width - 4 - page_dots(p, *dots, 0, height)
+    right_w = text_width(right, size) + 4 if right else 0
+    if right and not fits(text, room - right_w, size):
+        right, right_w = "", 0  # the title first: the scroll bar shows the position too
+    words, words_size = fitted(text, room - right_w, size)
+    p.text((2, 2 + cap_height(size) - cap_height(words_size)), words, words_size, fill=0)
     if right:
-        p.right(right, WIDTH - 2, 2, SMALL, fill=0)
-    return HEADER_H
+        p.right(right, 2 + room, 2, size, fill=0)
+    return height
 
 
 def fitted(text: str, width: int, size: int, bold: bool = False) -> tuple[str, int]:
@@ -76,13 +135,14 @@ def fitted(text: str, width: int, size: int, bold: bool = False) -> tuple[str, i
 
 def main_lines(text: str, height: int, sizes=(HUGE, 22, 20, BIG, 16, MEDIUM, 12)):
     """(size, lines) for a main line: one line as big as fits, else two wrapped lines."""
+    width = main_width()
     for size in sizes:
         if cap_height(size) > height:
             continue
-        if fits(text, MAIN_WIDTH, size, True):
+        if fits(text, width, size, True):
             return size, [text]
     for size in sizes:
-        lines = wrap(text, MAIN_WIDTH, size, True)
+        lines = wrap(text, width, size, True)
         if len(lines) <= 2 and cap_height(size) + line_height(size) <= height:
             return size, lines
     raise TooMuchText(f"main line too long for the panel: {text!r}")
@@ -101,18 +161,20 @@ def standard(
     ``detail`` is a string (wrapped) or a list of lines (each wrapped). Details that need more
     lines than that (a longer language) are set smaller, in the same room; with
     ``shrink=False`` they raise TooMuchText instead (the caller has another screen for them).
+    For what the whole table reads, use ``announce``.
     """
     details = [detail] if isinstance(detail, str) else list(detail)
     room = (2 + (0 if header else 1)) * line_height(SMALL)
+    width = main_width()
     for small in DETAIL_SIZES if shrink else DETAIL_SIZES[:1]:
-        lines = [line for d in details if d for line in wrap(d, WIDTH - 4, small)]
+        lines = [line for d in details if d for line in wrap(d, width, small)]
         if len(lines) * line_height(small) <= room:
             break
     else:
         raise TooMuchText(f"detail too long for one screen: {' / '.join(details)!r}")
     with frame() as p:
         top = title_bar(p, header, right) + 3 if header else 3
-        bottom = HEIGHT - 1 - len(lines) * line_height(small)
+        bottom = p.height - 1 - len(lines) * line_height(small)
         if main:
             sizes = tuple(s for s in (HUGE, 22, 20, BIG, 16, MEDIUM, 12) if s <= max_main)
             size, mains = main_lines(main, bottom - top - 2, sizes)
@@ -124,13 +186,224 @@ def standard(
     return p.image
 
 
-def pages(header: str, text: str) -> list[Image.Image]:
-    """Long text as pages: a title bar ("1/2" when there are several) and up to 3 lines each.
+# --------------------------------------------------------------------------- the table reads
 
-    Medium text, wrapped between words; as many pages as it takes.
+
+def main_sizes(bigger: int = 2) -> list[int]:
+    """Sizes for a main line the whole table reads, biggest first: capitals from the rule's
+    up to ``bigger`` pixels taller."""
+    main, _other = rule_sizes()
+    low = cap_height(main)
+    return sorted((s for s in FONT_SIZES if s >= main and cap_height(s) <= low + bigger),
+                  reverse=True)
+
+
+def _below_rule(main: int) -> list[int]:
+    """Sizes under the rule's, for words that fit nowhere else (the rule is then not kept)."""
+    return [s for s in (HUGE, 22, 20, BIG, 16, MEDIUM, 12, SMALL, 9, 8) if s < main]
+
+
+def _whole_words(text: str, width: int, size: int) -> bool:
+    """Every word of ``text`` fits ``width`` at ``size`` (wrapping splits none of them)."""
+    return not splits_words(text, width, size, True)
+
+
+def _main_block(text: str, width: int, height: int, most: int = 2) -> tuple[int, list[str]]:
+    """(size, lines) for a main line in ``width`` x ``height``: one line as big as the rule
+    allows, else up to ``most`` lines wrapped between words, else smaller than the rule, else
+    with a long word split (a visible hyphen), else cut visibly."""
+    sizes = main_sizes()
+    if not text:
+        return sizes[-1], []
+    smaller = _below_rule(sizes[-1])
+
+    def block(size: int, lines: list[str]) -> int:
+        return cap_height(size) + (len(lines) - 1) * line_height(size)
+
+    for wanted, candidates, whole in ((1, sizes, True), (most, sizes, True),
+                                      (most, smaller, True), (most, sizes, False),
+                                      (most, smaller, False)):
+        for size in candidates:
+            if whole and not _whole_words(text, width, size):
+                continue
+            lines = wrap(text, width, size, True)
+            if len(lines) <= wanted and block(size, lines) <= height:
+                return size, lines
+    size = 8
+    fit = max(1, (height - cap_height(size)) // line_height(size) + 1)
+    lines = wrap(text, width, size, True)
+    if len(lines) > fit:
+        lines = lines[: fit - 1] + [shorten(" ".join(lines[fit - 1:]), width, size, True)]
+    return size, lines
+
+
+def announce(header: str | None, main: str | Sequence[str], details: str | Sequence[str] = (),
+             one_page: bool = False) -> list[Image.Image]:
+    """What the whole table reads: a title bar (optional), the main line in letters 6 mm tall
+    and each detail in letters 4 mm tall on the recommended panel (``rule_sizes``).
+
+    ``main`` may be several ways to say the same ("ESMERALDA - ROLL!", "Esmeralda - ROLL!"):
+    the first that fits in letters that tall is shown.
+
+    Details that do not fit under the main line go on the following screens, as main lines of
+    their own under the same title bar (small squares in the bar count the screens); with
+    ``one_page`` they are left out instead (a prompt that stays up: the light ring and the
+    screens before it have said them). On a wide panel (256x64) the title sits beside the
+    main line when that leaves room for more details.
     """
-    size, per_page = MEDIUM, 3
-    lines = wrap(text, WIDTH - 4, size)
+    _rule_main, other = rule_sizes()
+    details = [d for d in ([details] if isinstance(details, str) else details) if d]
+    with frame() as probe:
+        width, height = probe.width, probe.height
+    if not isinstance(main, str):
+        ways = list(main)
+        main = ways[-1]
+        for way in ways:
+            plan = _stacked_plan(header, way, [], width, height, other)
+            if not plan["mains"] or plan["size"] in main_sizes():
+                main = way
+                break
+    plans = [_stacked_plan(header, main, details, width, height, other)]
+    if header and width >= 3 * height:
+        side = _side_plan(header, main, details, width, height, other)
+        if side is not None:
+            plans.append(side)
+    plan = max(plans, key=lambda pl: len(details) - len(pl["rest"]))  # the first on a tie
+    follow = [] if one_page or not plan["rest"] else _follow_pages(
+        header, plan["rest"], width, height, other)
+    count = 1 + len(follow)
+    out = [_draw_plan(plan, header, other, count)]
+    for i, (bar, page_size, lines) in enumerate(follow, start=1):
+        with frame() as p:
+            top = 1
+            if bar:
+                top = title_bar(p, header, size=other, dots=(i, count)) + 3
+            body = p.height - top - 1
+            block = cap_height(page_size) + (len(lines) - 1) * line_height(page_size)
+            p.lines(lines, top + max(0, (body - block) // 2), page_size, bold=True)
+        out.append(p.image)
+    return out
+
+
+def _fit_details(details: list[str], width: int, room: int, gap: int, other: int
+                 ) -> tuple[list[str], list[str], int]:
+    """(lines shown, details left over, height used) for whole details under a main line."""
+    shown: list[str] = []
+    rest = list(details)
+    used = 0
+    while rest:
+        lines = wrap(rest[0], width, other)
+        if shown:
+            need = line_height(other) * len(lines)
+        else:
+            need = gap + cap_height(other) + (len(lines) - 1) * line_height(other)
+        if used + need > room:
+            break
+        shown += lines
+        used += need
+        rest.pop(0)
+    return shown, rest, used
+
+
+def _stacked_plan(header, main, details, width, height, other) -> dict:
+    top = header_height(other) + 3 if header else 1
+    body = height - top - 1
+    most = max(2, (body - cap_height(main_sizes()[-1])) // line_height(main_sizes()[-1]) + 1)
+    size, mains = _main_block(main, width - 4, body, most)
+    main_h = cap_height(size) + (len(mains) - 1) * line_height(size) if mains else 0
+    gap = max(3, line_height(size) - cap_height(size)) if mains else -cap_height(other) // 2
+    shown, rest, used = _fit_details(details, width - 4, body - main_h, gap if mains else 0,
+                                     other)
+    return {"kind": "stacked", "top": top, "body": body, "size": size, "mains": mains,
+            "main_h": main_h, "gap": gap, "shown": shown, "rest": rest,
+            "used": main_h + used}
+
+
+def _side_plan(header, main, details, width, height, other) -> dict | None:
+    """The title in a box beside the main line, the details under both (a wide panel)."""
+    box_w = text_width(header, other) + 8
+    room = width - box_w - 6
+    sizes = [s for s in main_sizes() if fits(main, room, s, True)]
+    if not sizes or not main:
+        return None
+    size = sizes[0]
+    row = max(header_height(other), cap_height(size))
+    gap = max(3, line_height(size) - cap_height(size))
+    shown, rest, used = _fit_details(details, width - 4, height - 2 - row, gap, other)
+    return {"kind": "side", "size": size, "mains": [main], "box_w": box_w, "row": row,
+            "gap": gap, "shown": shown, "rest": rest, "used": row + used}
+
+
+def _draw_plan(plan: dict, header: str | None, other: int, count: int) -> Image.Image:
+    with frame() as p:
+        size, mains, shown = plan["size"], plan["mains"], plan["shown"]
+        if plan["kind"] == "side":
+            y = max(1, (p.height - plan["used"]) // 2)
+            box_h = header_height(other)
+            box_y = y + (plan["row"] - box_h) // 2
+            p.draw.rectangle((0, box_y, plan["box_w"] - 1, box_y + box_h - 1), fill=1)
+            p.text((4, box_y + 2), header, other, fill=0)
+            main_y = y + (plan["row"] - cap_height(size)) // 2
+            p.center(mains[0], main_y, size, bold=True, x0=plan["box_w"] + 2)
+            dots = page_dots(p, 0, count, p.height - 6, 6, fill=1)
+            del dots
+            y += plan["row"] + plan["gap"]
+        else:
+            if header:
+                title_bar(p, header, size=other, dots=(0, count))
+            y = plan["top"] + max(0, (plan["body"] - plan["used"]) // 2)
+            if mains:
+                p.lines(mains, y, size, bold=True)
+                y += plan["main_h"] + plan["gap"]
+        if shown:
+            p.lines(shown, y, other)
+    return p.image
+
+
+def _follow_pages(header: str | None, details: list[str], width: int, height: int,
+                  other: int) -> list[tuple[bool, int, list[str]]]:
+    """Details as the main lines of following screens: (title bar?, size, lines) per screen.
+
+    A detail stays on one screen when the main line's letters hold it there (under the title
+    bar, or without it when only that makes room); a longer one is split over screens in
+    those letters.
+    """
+    bar_top = header_height(other) + 3 if header else 1
+    out: list[tuple[bool, int, list[str]]] = []
+    sizes = main_sizes()
+    for detail in details:
+        chosen = None
+        for size in sizes:
+            for bar in ((True, False) if header else (False,)):
+                top = bar_top if bar else 1
+                per = max(1, (height - top - 1 - cap_height(size)) // line_height(size) + 1)
+                lines = wrap(detail, width - 4, size, True)
+                if len(lines) <= per:
+                    chosen = (bar, size, lines)
+                    break
+            if chosen:
+                break
+        if chosen:
+            out.append(chosen)
+            continue
+        size = main_sizes()[-1]
+        per = max(1, (height - bar_top - 1 - cap_height(size)) // line_height(size) + 1)
+        lines = wrap(detail, width - 4, size, True)
+        out += [(bool(header), size, lines[i:i + per]) for i in range(0, len(lines), per)]
+    return out
+
+
+# --------------------------------------------------------------------------- shared screens
+
+
+def pages(header: str, text: str) -> list[Image.Image]:
+    """Long text as pages: a title bar ("1/2" when there are several) and as many medium
+    lines as the panel holds, wrapped between words; as many pages as it takes."""
+    size = MEDIUM
+    with frame() as probe:
+        height = probe.height
+    per_page = max(1, (height - HEADER_H - 2) // line_height(size))
+    lines = wrap(text, main_width(), size)
     count = -(-len(lines) // per_page)
     out = []
     for i in range(count):
@@ -138,7 +411,7 @@ def pages(header: str, text: str) -> list[Image.Image]:
         with frame() as p:
             title_bar(p, header, f"{i + 1}/{count}" if count > 1 else "")
             block = len(chunk) * line_height(size)
-            y = HEADER_H + max(2, (HEIGHT - HEADER_H - block) // 2 + 1)
+            y = HEADER_H + max(2, (p.height - HEADER_H - block) // 2 + 1)
             for line in chunk:
                 p.text((2, y), line, size)
                 y += line_height(size)
@@ -150,17 +423,19 @@ def boot(subtitle: str | None = None, plate: str | None = None) -> Image.Image:
     """The boot screen: the DeLorean with fire trails over a licence plate (the title's name
     when the table is set to one title)."""
     subtitle = _("table companion") if subtitle is None else subtitle
-    # Translators: the licence plate on the boot screen (88 miles per hour, the film's speed).
-    plate, plate_size = fitted(_("88 MPH") if plate is None else plate, WIDTH - 14, MEDIUM,
-                               True)
-    subtitle, small = fitted(subtitle, WIDTH - 2, SMALL)
     with frame() as p:
-        glyphs.delorean(p, 20, 2, scale=1.0)
+        width, height = p.width, p.height
+        # Translators: the licence plate on the boot screen (88 miles per hour, the film's speed).
+        plate, plate_size = fitted(_("88 MPH") if plate is None else plate, width - 14, MEDIUM,
+                                   True)
+        subtitle, small = fitted(subtitle, width - 2, SMALL)
+        top = max(0, (height - 64) // 2)  # the 64 rows of the picture, centred
+        glyphs.delorean(p, (width - 100) // 2 + 6, top + 2, scale=1.0)
         w = text_width(plate, plate_size, True)
-        x0 = (WIDTH - w) // 2 - 5
-        p.draw.rounded_rectangle((x0, 34, x0 + w + 9, 50), radius=3, outline=1)
-        p.center(plate, 38, plate_size, bold=True)
-        p.center(subtitle, 54, small)
+        x0 = (width - w) // 2 - 5
+        p.draw.rounded_rectangle((x0, top + 34, x0 + w + 9, top + 50), radius=3, outline=1)
+        p.center(plate, top + 34 + (18 - cap_height(plate_size)) // 2, plate_size, bold=True)
+        p.center(subtitle, top + 54, small)
     return p.image
 
 
@@ -170,10 +445,13 @@ def error(message: str, title: str | None = None) -> list[Image.Image]:
 
 
 def gains_screen(header: str, gains: Sequence[tuple[str, int]]) -> Image.Image:
-    """A title bar and "Name +n" for each player, as big as fits (names shortened visibly
-    only when even small text cannot hold them)."""
+    """A title bar and "Name +n" for each player, as big as fits on one screen (names
+    shortened visibly only when even small text cannot hold them). ``gains_pages`` keeps the
+    readability rule instead, over as many screens as it takes."""
     items = [f"{name} {amount:+d}" for name, amount in gains]
-    room = HEIGHT - HEADER_H - 4
+    with frame() as probe:
+        width, height = probe.width - 4, probe.height
+    room = height - HEADER_H - 4
     choice = None
     for size, bold in (
         (20, True),
@@ -183,13 +461,13 @@ def gains_screen(header: str, gains: Sequence[tuple[str, int]]) -> Image.Image:
         (12, False),
         (SMALL, False),
     ):
-        lines = wrap_items(items, WIDTH - 4, size, bold)
+        lines = wrap_items(items, width, size, bold)
         if len(lines) <= 3 and cap_height(size) + (len(lines) - 1) * line_height(size) <= room:
             choice = size, bold, lines
             break
     if choice is None:  # very long names: shorten each visibly ("Esmeral.")
         short = [(shorten(n, 48, SMALL), g) for n, g in gains]
-        choice = SMALL, False, wrap_items([f"{n} {g:+d}" for n, g in short], WIDTH - 4, SMALL)
+        choice = SMALL, False, wrap_items([f"{n} {g:+d}" for n, g in short], width, SMALL)
     size, bold, lines = choice
     with frame() as p:
         title_bar(p, header)
@@ -198,18 +476,89 @@ def gains_screen(header: str, gains: Sequence[tuple[str, int]]) -> Image.Image:
     return p.image
 
 
+def gains_pages(header: str, gains: Sequence[tuple[str, int]]) -> list[Image.Image]:
+    """A title bar and "Ana +1, Ben +1" in letters the whole table reads (``announce``
+    sizes), over as many screens as the players take (the screens after the first without the
+    bar when that holds more); a name is never shortened and a player's gain never split over
+    two screens."""
+    _main, other = rule_sizes()
+    items = [f"{name} {amount:+d}" for name, amount in gains]
+    width = main_width()
+    with frame() as probe:
+        height = probe.height
+    bar_top = header_height(other) + 3
+
+    def paged(size: int) -> list[tuple[bool, list[str]]]:
+        rows: list[list[str]] = []  # each row: the items side by side, "Ana +1, Ben +1"
+        for item in items:
+            if rows and rows[-1] and fits(", ".join([*rows[-1], item]), width, size, True):
+                rows[-1].append(item)
+            else:
+                rows.append([item])
+        lines_of = [wrap(", ".join(row), width, size, True) for row in rows]
+
+        def per(top: int) -> int:
+            return max(1, (height - top - 1 - cap_height(size)) // line_height(size) + 1)
+
+        chunks: list[tuple[bool, list[str]]] = [(True, [])]
+        for lines in lines_of:
+            bar, chunk = chunks[-1]
+            if chunk and len(chunk) + len(lines) > per(bar_top if bar else 1):
+                chunks.append((per(1) <= per(bar_top), []))  # the bar, unless that holds more
+            chunks[-1][1].extend(lines)
+        return chunks
+
+    whole = [s for s in main_sizes() if all(fits(i, width, s, True) for i in items)]
+    if not whole:  # a name too long for the main line's letters: smaller, never cut
+        whole = [s for s in _below_rule(main_sizes()[-1]) if s >= other and
+                 all(fits(i, width, s, True) for i in items)][:1] or main_sizes()[-1:]
+    size = min(whole, key=lambda s: (len(paged(s)), -s))
+    chunks = paged(size)
+    out = []
+    for i, (bar, chunk) in enumerate(chunks):
+        with frame() as p:
+            top = title_bar(p, header, size=other, dots=(i, len(chunks))) + 3 if bar else 1
+            body = p.height - top - 1
+            block = cap_height(size) + (len(chunk) - 1) * line_height(size)
+            p.lines(chunk, top + max(0, (body - block) // 2), size, bold=True)
+        out.append(p.image)
+    return out
+
+
+def _bolt_width(height: int) -> int:
+    return round(13 * height / 20) + 1
+
+
 def winner(name: str) -> Image.Image:
-    """The winner, with a bolt on each side."""
+    """The winner: the name and WINS! (a bolt on each side) as big as the main line of a
+    screen the whole table reads, and a cheer when there is room."""
+    _main, other = rule_sizes()
     with frame() as p:
-        glyphs.bolt(p, 2, 4, 26)
-        glyphs.bolt(p, WIDTH - 16, 4, 26)
-        size = fit_size(name.upper(), 92, (22, 20, BIG, 16, MEDIUM, 12)) or 12
-        p.center(shorten(name.upper(), 92, size, True), 6, size, bold=True)
-        wins, size = fitted(_("WINS!"), 92, BIG, True)
-        p.center(wins, 30, size, bold=True)
+        width, height = p.width, p.height
+        name_size, names = _main_block(name.upper(), width - 4, height // 2, most=2)
+        biggest = main_sizes()[0]
+        bolt_h = cap_height(biggest) + 6
+        inner = width - 2 * (_bolt_width(bolt_h) + 4)
+        wins, wins_size = fitted(_("WINS!"), inner, biggest, True)
         # Translators: Doc Brown's line from the film; any short cheer does.
-        cheer, size = fitted(_("1.21 GIGAWATTS!"), WIDTH - 2, SMALL)
-        p.center(cheer, 52, size)
+        cheer, cheer_size = fitted(_("1.21 GIGAWATTS!"), width - 2, other)
+        gap = max(3, line_height(name_size) - cap_height(name_size))
+        blocks = [(line, name_size) for line in names] + [(wins, wins_size), (cheer, cheer_size)]
+
+        def total() -> int:
+            return sum(cap_height(s) for _t, s in blocks) + gap * (len(blocks) - 1)
+
+        if total() > height - 2:  # no room for the cheer: the name and WINS! say it all
+            blocks.pop()
+        y = max(1, (height - total()) // 2)
+        for i, (text, size) in enumerate(blocks):
+            is_cheer = i == len(names) + 1
+            p.center(text, y, size, bold=not is_cheer)
+            if i == len(names):  # WINS!, between two bolts
+                bolt_y = y + (cap_height(size) - bolt_h) // 2
+                glyphs.bolt(p, 2, max(0, bolt_y), bolt_h)
+                glyphs.bolt(p, width - 2 - _bolt_width(bolt_h), max(0, bolt_y), bolt_h)
+            y += cap_height(size) + gap
     return p.image
 
 
@@ -219,32 +568,50 @@ def notice(headline: str, main: str = "", detail: str = "") -> Image.Image:
 
 
 def menu(title: str, items: Sequence[str], selected: int = 0) -> Image.Image:
-    """A short menu: title bar, three items, the selected one highlighted, a scroll bar.
+    """A short menu: title bar, as many items as the panel holds (three on a 64-pixel panel),
+    the selected one highlighted, a scroll bar and "3/8" when there are more.
 
-    The window scrolls to keep ``selected`` visible; arrows show there is more.
+    An item "left<TAB>right" has two parts: the left one (a card's id) from the left edge, the
+    right one (its steps) against the right edge, never run together. The window scrolls to
+    keep ``selected`` visible.
     """
-    visible, row_h, top = 3, 17, HEADER_H + 1
+    row_h, top = 17, HEADER_H + 1
     n = len(items)
     selected = max(0, min(selected, n - 1)) if n else 0
-    first = min(max(0, selected - 1), max(0, n - visible))
     with frame() as p:
+        width_all, height = p.width, p.height
+        visible = max(1, (height - top) // row_h)
+        first = min(max(0, selected - (visible - 1) // 2), max(0, n - visible))
         title_bar(p, title, f"{selected + 1}/{n}" if n > visible else "")
-        width = WIDTH - 8 if n > visible else WIDTH - 2
+        width = width_all - 8 if n > visible else width_all - 2
         for row, index in enumerate(range(first, min(n, first + visible))):
             y = top + row * row_h
-            text = str(items[index])
-            size = MEDIUM if fits(text, width - 6, MEDIUM) else SMALL
-            text = shorten(text, width - 6, size)
-            p.text((4, y + (row_h - cap_height(size)) // 2), text, size)
+            left, _tab, right = str(items[index]).partition(TAB)
+            whole = f"{left}  {right}" if right else left
+            size = MEDIUM if fits(whole, width - 6, MEDIUM) else SMALL
+            if right:
+                right_w = text_width(right, size)
+                left = shorten(left, max(8, width - 6 - right_w - text_width("  ", size)), size)
+                p.text((4, y + (row_h - cap_height(size)) // 2), left, size)
+                p.right(right, width - 3, y + (row_h - cap_height(size)) // 2, size)
+            else:
+                text = shorten(left, width - 6, size)
+                p.text((4, y + (row_h - cap_height(size)) // 2), text, size)
             if index == selected:
                 p.invert((0, y, width, y + row_h - 1))
         if n > visible:  # scroll bar
-            bar_top, bar_h = top, HEIGHT - top
-            p.draw.rectangle((WIDTH - 4, bar_top, WIDTH - 2, HEIGHT - 1), outline=1)
+            bar_top, bar_h = top, height - top
+            p.draw.rectangle((width_all - 4, bar_top, width_all - 2, height - 1), outline=1)
             thumb = max(4, bar_h * visible // n)
             ty = bar_top + (bar_h - thumb) * first // max(1, n - visible)
-            p.draw.rectangle((WIDTH - 4, ty, WIDTH - 2, ty + thumb - 1), fill=1)
+            p.draw.rectangle((width_all - 4, ty, width_all - 2, ty + thumb - 1), fill=1)
     return p.image
+
+
+def item_text(item: str) -> str:
+    """A menu item as plain text (its two parts apart), for a terminal or a log."""
+    left, _tab, right = str(item).partition(TAB)
+    return f"{left}  {right}" if right else left
 
 
 def glitch(image: Image.Image, shifts: Sequence[int]) -> Image.Image:
@@ -255,19 +622,35 @@ def glitch(image: Image.Image, shifts: Sequence[int]) -> Image.Image:
         box = (0, i * band, image.width, (i + 1) * band if i < len(shifts) - 1 else image.height)
         out.paste(ImageChops.offset(image.crop(box), dx, 0), (0, box[1]))
     out.info["text_boxes"] = image.info.get("text_boxes", [])
+    out.info["text_caps"] = image.info.get("text_caps", [])
     return out
 
 
 def big_word(word: str, bolts: bool = True, invert: bool = False) -> Image.Image:
+    """A word as big as the panel takes, with a bolt on each side when there is room for them
+    beside a word at least as big as the main line of a screen the whole table reads."""
     with frame() as p:
+        width, height = p.width, p.height
         if invert:
-            p.draw.rectangle((0, 0, WIDTH - 1, HEIGHT - 1), fill=1)
+            p.draw.rectangle((0, 0, width - 1, height - 1), fill=1)
         fill = 0 if invert else 1
-        size = fit_size(word, 88 if bolts else MAIN_WIDTH, (HUGE, 22, 20, BIG, 16)) or 16
-        p.center(word, (HEIGHT - cap_height(size)) // 2, size, bold=True, fill=fill)
+        bolt_h = min(24, height - 8)
+        biggest = sorted((s for s in FONT_SIZES if cap_height(s) <= height // 2 and
+                          s >= main_sizes()[0]), reverse=True)
+        rule = biggest + main_sizes()
+        size = None
         if bolts:
-            glyphs.bolt(p, 1, 20, 24, fill=fill)
-            glyphs.bolt(p, WIDTH - 15, 20, 24, fill=fill)
+            size = fit_size(word, width - 2 * (_bolt_width(bolt_h) + 3), rule)
+        if size is None:  # the word first: no bolts
+            bolts = False
+            size = fit_size(word, width - 4, rule + _below_rule(main_sizes()[-1]))
+        if size is None:
+            word, size = shorten(word, width - 4, 8, True), 8
+        p.center(word, (height - cap_height(size)) // 2, size, bold=True, fill=fill)
+        if bolts:
+            y = (height - bolt_h) // 2
+            glyphs.bolt(p, 1, y, bolt_h, fill=fill)
+            glyphs.bolt(p, width - 2 - _bolt_width(bolt_h), y, bolt_h, fill=fill)
     return p.image
 
 

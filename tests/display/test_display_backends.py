@@ -163,8 +163,8 @@ def test_screens_command_writes_every_screen(tmp_path, capsys):
     names = {f.stem for f in files}
     for expected in (
         "boot",
-        "players_2",
-        "players_6",
+        "players_2_0",
+        "players_6_1",
         "roll_unknown",
         "paradox_0",
         "paradox_3",
@@ -175,7 +175,7 @@ def test_screens_command_writes_every_screen(tmp_path, capsys):
         "winner",
         "odds",
         "instruction_left",
-        "ripple",
+        "ripple_0",
         "lock",
         "refusal_0",
         "error_1",

@@ -1,7 +1,10 @@
 """OUTATIME's screens: whose turn, the roll, locks, ripples, paradoxes, stalls, the scoreboard.
 
-Drawn with the shared layout (``companion.display.screens``); ``screens_for`` (see
-``sequence.py``) turns a batch of effects into the screens to show, in the order things happen.
+Drawn with the shared layout (``companion.display.screens``) and laid out by the panel's size.
+Every screen the whole table reads (``TABLE_SCREENS``) keeps the readability rule of
+``docs/display.md``: its main line is 6 mm tall and every other word 4 mm on the recommended
+panel; what does not fit goes on the following screen. ``named_screens_for`` turns a batch of
+effects into the screens to show, in the order things happen.
 
     >>> img = turn("Ana")
     >>> img.size, img.mode
@@ -18,113 +21,210 @@ from PIL import Image
 from companion.display import glyphs
 from companion.display import screens as shared
 from companion.display.draw import (
-    BIG,
-    HEIGHT,
-    MEDIUM,
-    SMALL,
-    WIDTH,
     cap_height,
-    fit_size,
+    fits,
     frame,
     line_height,
+    rule_sizes,
     shorten,
+    splits_words,
     text_width,
-    wrap,
-    wrap_items,
 )
 from companion.display.screens import (
-    MAIN_WIDTH,
-    TooMuchText,
+    TAB,
+    announce,
     big_word,
     fitted,
-    gains_screen,
+    gains_pages,
     glitch,
-    main_lines,
+    main_sizes,
+    main_width,
     menu,
     pages,
-    standard,
-    title_bar,
 )
 from companion.i18n import _, ngettext
 from companion.titles.outatime.rules import FACES
 
+# The screens the whole table reads, by name (as ``named_screens_for`` and ``catalogue`` name
+# them): each keeps the readability rule (tests/test_conformance.py).
+TABLE_SCREENS = frozenset({
+    "players", "players_2", "players_4", "players_6", "turn", "turn_long_name",
+    "turn_doubleback", "roll", "roll_3", "roll_unknown", "lock", "lock_paradox",
+    "locked_many_ripples", "ripple", "ripple_6", "instruction", "instruction_left",
+    "instruction_right", "odds", "paradox", "paradox_big", "stall", "stall_no_loss", "complete",
+    "card_complete", "win", "winner", "winner_long_name", "six", "notice_six", "doubleback",
+    "no_die", "last", "next", "setup", "undo", "redo",
+})
+
+
+def loud(name: str) -> str:
+    """A player's name in capitals ("ANA"), or as written when the capitals of one of its words
+    are too wide for the main line (capitals are wider: "ESMERALDA" is, "Esmeralda" is not)."""
+    upper = name.upper()
+    if splits_words(upper, main_width(), main_sizes()[-1], True):
+        return name
+    return upper
+
+
+def _ways(message: str, name: str) -> list[str]:
+    """``message`` (with a {player} field) with the name in capitals, then as written: for
+    ``announce``, which shows the first that fits in letters the whole table reads."""
+    return [message.format(player=name.upper()), message.format(player=name)]
+
+
+def _name_line(p, text: str, y: int, width: int, x0: int = 0) -> int:
+    """A name (or a short line) in bold, as big as the main line when it fits, else smaller
+    but never under the other words' size unless nothing else fits; returns its size."""
+    _main, other = rule_sizes()
+    sizes = [*main_sizes(), *[s for s in (18, 16, 15, 14, 12, 10, 9, 8) if s < main_sizes()[-1]]]
+    size = next((s for s in sizes if fits(text, width, s, True)), None)
+    if size is None:
+        size = sizes[-1]
+        text = shorten(text, width, size, True)
+    p.center(text, y, size, bold=True, x0=x0, x1=x0 + width + 4)
+    return size
+
 
 def turn(name: str, free_dice: int = 6, doubleback: bool = False) -> Image.Image:
-    """Whose turn it is: "ANA - ROLL!"."""
+    """Whose turn it is: "ANA - ROLL!" (one screen: it stays up while the dice are rolled)."""
     if doubleback:
         detail = _("DOUBLEBACK: roll {count}").format(count=free_dice)
     else:
         detail = ngettext("roll {count} dice", "roll {count} dice", free_dice).format(
             count=free_dice)
-    return standard(None, _("{player} - ROLL!").format(player=name.upper()), detail)
+    return announce(None, _ways(_("{player} - ROLL!"), name), detail, one_page=True)[0]
 
 
-def players(view: dict[str, Any]) -> Image.Image:
-    """Every player's cards completed /5, step/steps of the Active card and the number needed.
+def _need_die(p, x: int, y: int, size: int, need: Any, kind: str | None) -> None:
+    """The number a player needs next, as a die showing it (a TD card: "TD")."""
+    _main, other = rule_sizes()
+    if need is None:
+        label = "TD" if kind == "td" else "-"
+        p.right(label, x + size, y + (size - cap_height(other)) // 2, other, bold=True)
+        return
+    glyphs.die(p, x, y, str(need), size, label_size=other)
 
-    The player whose turn it is is highlighted. Fits 2 to 6 players.
+
+def players(view: dict[str, Any]) -> list[Image.Image]:
+    """The scoreboard, as many screens as the players take: each player's name, the cards
+    completed ("2/5", as big as the main line) and the number needed next, drawn as a die
+    showing it ("TD" for the Temporal Displacement card). The player whose turn it is is
+    highlighted.
+
+    Names are as big as the main line where they fit, else as big as the other words, and
+    shortened visibly only when even that cannot hold them. The progress on each Active card
+    is on the table itself (the Next card covers the steps done).
     """
+    main, other = rule_sizes()
+    big = main_sizes()[-1]
     rows = view["players"]
-    n = len(rows)
-    size = 12 if n <= 3 else SMALL if n <= 4 else 9
-    row_h = 16 if n <= 3 else 12 if n <= 4 else 9
-    head_h = 10 if n <= 4 else 8
-    cols = (60, 90, 124)  # right edges of CARDS, STEP, NEED
-    with frame() as p:
-        labels = (_("CARDS"), _("STEP"), _("NEED"))
-        for label, x, room in zip(labels, cols, (56, 28, 32), strict=True):
-            p.right(shorten(label, room, 8), x, 1, 8)
-        p.draw.line((0, head_h - 1, WIDTH - 1, head_h - 1), fill=1)
-        y0 = head_h + 1 + max(0, (HEIGHT - head_h - 1 - n * row_h) // 2)
-        for i, row in enumerate(rows):
-            y = y0 + i * row_h
-            ty = y + (row_h - cap_height(size)) // 2
-            if row.get("steps"):
-                step = f"{row['step']}/{row['steps']}"
-            else:
-                step = "-"
-            needs = "TD" if row.get("active_kind") == "td" and not row.get("needs") else ""
-            needs = str(row["needs"]) if row.get("needs") is not None else (needs or "-")
-            p.text((1, ty), shorten(row["name"], cols[0] - 30, size), size)
-            p.right(f"{row['cards_completed']}/5", cols[0], ty, size)
-            p.right(step, cols[1], ty, size)
-            p.right(needs, cols[2] - 4, ty, size, bold=True)
-            if row["name"] == view.get("turn"):
-                p.invert((0, y, WIDTH, min(HEIGHT, y + row_h)))
-    return p.image
+    with frame() as probe:
+        width, height = probe.width, probe.height
+    row_h = cap_height(big) + 2
+    die = cap_height(big)
+    labels = [r.get("needs") is None for r in rows]  # "TD" or "-" instead of a die
+    need_w = max(die, text_width("TD", other, True) if any(labels) else 0)
+    score_w = text_width("5/5", big, True) + 3 + need_w + 2  # the cards, then the die
+
+    def name_room(columns: int) -> int:
+        return width // columns - score_w - 4
+
+    # A tall panel whose rows leave a name too little room: the name above its score.
+    two_lines = height >= 96 and not all(fits(r["name"], name_room(1), other) for r in rows)
+    if two_lines:
+        row_h = cap_height(big) * 2 + 6
+    columns = 2 if (width >= 3 * height and len(rows) > height // row_h and all(
+        fits(r["name"], name_room(2), other) for r in rows)) else 1
+    col_w = width // columns
+    per = max(1, height // row_h) * columns
+    count = -(-len(rows) // per)
+    per = -(-len(rows) // count)  # as even as the screens can be: 5 players are 3 + 2
+    out = []
+    for page in range(count):
+        chunk = rows[page * per:(page + 1) * per]
+        with frame() as p:
+            lines = -(-len(chunk) // columns)
+            y0 = max(0, (height - lines * row_h) // 2)
+            for i, row in enumerate(chunk):
+                col, line = divmod(i, lines)
+                x, y = col * col_w, y0 + line * row_h
+                name = row["name"]
+                room = col_w - 4 if two_lines else name_room(columns)
+                size = next((s for s in (*main_sizes(), other)
+                             if fits(name, room, s, s != other)), None)
+                if size is None:
+                    size = other
+                    name = shorten(name, room, other)
+                p.text((x + 2, y + 1 + cap_height(big) - cap_height(size)), name, size,
+                       bold=size != other)
+                score_y = y + 1 + (cap_height(big) + 4 if two_lines else 0)
+                die_x = x + col_w - 3 - die
+                p.right(f"{row['cards_completed']}/5", x + col_w - 3 - need_w - 3, score_y,
+                        big, bold=True)
+                _need_die(p, die_x, score_y, die, row.get("needs"), row.get("active_kind"))
+                if row["name"] == view.get("turn"):
+                    p.invert((x, y, x + col_w - 1, min(height - 1, y + row_h - 1)))
+        out.append(p.image)
+    return out
 
 
 def roll(
-    dice: Sequence[str | None], player: str | None = None, selected: int | None = None
+    dice: Sequence[str | None], player: str | None = None, selected: int | None = None,
+    hint: str | None = None,
 ) -> Image.Image:
-    """The roll as read: one die per face, an unsure die (``None`` or "?") as a filled "?".
-
-    ``selected`` underlines the die being picked with the buttons.
+    """The roll as read: whose roll, one die per face (an unsure die, ``None`` or "?", as a
+    filled "?"), and ``hint`` under them (default: what to do with an unsure die, else
+    nothing). ``selected`` underlines the die being picked with the buttons.
     """
     dice = [glyphs.UNKNOWN if d in (None, glyphs.UNKNOWN) else str(d) for d in dice]
     unknown = sum(1 for d in dice if d == glyphs.UNKNOWN)
+    if hint is None and unknown:
+        hint = _("? : pick its face")
+    _main, other = rule_sizes()
+    who = loud(player) if player else _("ROLL")
+    big = main_sizes()[-1]
     with frame() as p:
-        title_bar(p, _("{player} ROLLED").format(player=player.upper()) if player else _("ROLL"),
-                  ngettext("{count} dice", "{count} dice", len(dice)).format(count=len(dice)))
-        size, gap = 19, 2
-        total = len(dice) * size + (len(dice) - 1) * gap
-        x = (WIDTH - total) // 2
-        y = 18
+        width, height = p.width, p.height
+        n = max(1, len(dice))
+        gap = 1 if n >= 6 else 2
+        least = max(text_width("88", other) + 4, cap_height(other) + 6)  # "88" in 4 mm letters
+        name_w = text_width(who, big, True)
+        name_h = cap_height(big) + 1
+
+        def layout(side: bool, with_hint: bool) -> int:
+            """The dice's size in this layout."""
+            hint_h = cap_height(other) + 4 if with_hint else 0
+            if side:
+                return min(height - hint_h - 6, (width - name_w - 8 - (n - 1) * gap) // n)
+            return min(height - name_h - hint_h - 5, (width - (n - 1) * gap) // n, 40)
+
+        wide = width >= 3 * height
+        tries = [(True, True), (False, True), (True, False), (False, False)] if wide else [
+            (False, True), (False, False)]
+        if not hint:
+            tries = [t for t in tries if not t[1]]
+        side, with_hint = next((t for t in tries if layout(*t) >= least), tries[-1])
+        size = layout(side, with_hint)
+        hint_h = cap_height(other) + 4 if with_hint else 0
+        if side:
+            top = max(1, (height - hint_h - size) // 2)
+            p.text((2, top + (size - cap_height(big)) // 2), who, big, bold=True)
+            x = name_w + 8 + (width - name_w - 8 - (n * size + (n - 1) * gap)) // 2
+            y = top
+        else:
+            block = name_h + 3 + size + hint_h
+            top = max(0, (height - block) // 2)
+            _name_line(p, who, top + 1, width - 4)
+            x = (width - (n * size + (n - 1) * gap)) // 2
+            y = top + name_h + 3
         for i, face in enumerate(dice):
-            glyphs.die(p, x + i * (size + gap), y, face, size)
+            glyphs.die(p, x + i * (size + gap), y, face, size, label_size=big)
             if selected == i:
-                p.draw.rectangle(
-                    (
-                        x + i * (size + gap),
-                        y + size + 2,
-                        x + i * (size + gap) + size - 1,
-                        y + size + 3,
-                    ),
-                    fill=1,
-                )
-        hint = _("? unsure: nudge or pick") if unknown else _("CONFIRM to record")
-        hint, size = fitted(hint, WIDTH - 2, SMALL)
-        p.center(hint, 50, size)
+                p.draw.rectangle((x + i * (size + gap), y + size + 1,
+                                  x + i * (size + gap) + size - 1, y + size + 2), fill=1)
+        if hint and with_hint:
+            words, hint_size = fitted(hint, width - 2, other)
+            p.center(words, min(height - 1 - cap_height(hint_size), y + size + 5), hint_size)
     return p.image
 
 
@@ -136,39 +236,98 @@ def lock(
     paradox: int = 0,
     confirmed: bool = False,
 ) -> Image.Image:
-    """The lock proposal ("LOCK flux 3 4: +2, RIPPLE Ben +1"), or the lock once confirmed.
+    """The lock proposal ("LOCK flux 3 4: ANA +2, RIPPLE Ben +1, CONFIRM?"), or the lock once
+    confirmed (the ripple and paradox screens follow it).
 
     ``ripples`` are (name, spaces) of other players; ``paradox`` is 1 or 2 when the lock makes one.
     """
+    main, other = rule_sizes()
     with frame() as p:
-        label, label_size = fitted(_("LOCKED") if confirmed else _("LOCK"), 56, MEDIUM, True)
-        p.text((2, 3), label, label_size, bold=True)
-        x = 4 + text_width(label, label_size, True) + 3
-        dsize, gap = 15, 2
-        room = (WIDTH - x) // (dsize + gap)
-        for i, face in enumerate(dice[:room]):
-            glyphs.die(p, x + i * (dsize + gap), 0, face, dsize)
-        if len(dice) > room:
-            p.right(f"+{len(dice) - room}", WIDTH - 1, 4, SMALL)
-        items = [f"{n} {g:+d}" for n, g in ripples]
-        # Translators: the first of the players a lock ripples to, e.g. "RIPPLE Ben +1".
-        first = _("RIPPLE {gain}").format(gain=items[0]) if items else ""
-        lines = wrap_items([first, *items[1:]], WIDTH - 4, SMALL) if items else []
-        room_for = 1 if paradox and steps else 2  # the main line needs the rest
-        if len(lines) > room_for:  # too many to list here: the ripple screens follow
-            lines = wrap(ngettext("RIPPLE: {count} players", "RIPPLE: {count} players",
-                                  len(ripples)).format(count=len(ripples)), WIDTH - 4, SMALL)
-        if paradox and steps:
-            lines += wrap(_("then PARADOX +{steps}").format(steps=paradox), WIDTH - 4, SMALL)
-        if not confirmed and len(lines) < 2:
-            lines.append(fitted(_("CONFIRM?"), WIDTH - 4, SMALL)[0])
-        main = f"{player.upper()} +{steps}" if player else f"+{steps}"
+        width, height = p.width, p.height
+        label, label_size = fitted(_("LOCKED") if confirmed else _("LOCK"), width // 2, other,
+                                   True)
+        dsize, gap = max(cap_height(other) + 5, text_width("88", other) + 4, 15), 2
+        label_w = text_width(label, label_size, True)
+        room = max(1, (width - label_w - 8) // (dsize + gap))
+        shown = list(dice[:room])
+        more = f"+{len(dice) - room}" if len(dice) > room else ""
+        if more:
+            room = max(1, (width - label_w - 8 - text_width(more, other) - 2) // (dsize + gap))
+            shown = list(dice[:room])
+            more = f"+{len(dice) - room}"
+        row_w = label_w + 6 + len(shown) * (dsize + gap) + (text_width(more, other) if more
+                                                             else 0)
+        # The name when it fits beside the steps in the main line's letters; else the steps.
+        ways = [f"{player.upper()} +{steps}", f"{player} +{steps}"] if player else []
+        main_text = next((w for w in ways if fits(w, width - 4, main_sizes()[-1], True)),
+                         f"+{steps}")
         if not steps and paradox:
-            main = _("PARADOX +{steps}").format(steps=paradox)
-        top, bottom = 19, HEIGHT - 1 - len(lines) * line_height(SMALL)
-        size, mains = main_lines(main, bottom - top - 2, (22, 20, BIG, 16, MEDIUM))
-        p.lines(mains, top + max(0, (bottom - top - cap_height(size)) // 2), size, bold=True)
-        p.lines(lines, bottom + 2, SMALL)
+            main_text = _("PARADOX +{steps}").format(steps=paradox)
+        items = [f"{n} {g:+d}" for n, g in ripples]
+        lines: list[str] = []
+        if items:
+            # Translators: the first of the players a lock ripples to, e.g. "RIPPLE Ben +1".
+            first = _("RIPPLE {gain}").format(gain=items[0])
+            text = ", ".join([first, *items[1:]])
+            if not fits(text, width - 4, other):  # too many to list: their screens follow
+                text = ngettext("RIPPLE: {count} player", "RIPPLE: {count} players",
+                                len(ripples)).format(count=len(ripples))
+            lines.append(text)
+        if paradox and steps:
+            lines.append(_("then PARADOX +{steps}").format(steps=paradox))
+        if not confirmed:
+            lines.append(_("CONFIRM?"))
+        # Side by side on a wide panel: the dice row, then the main line on the same row.
+        main_size = main_sizes()[-1]
+        main_w = text_width(main_text, main_size, True)
+        side = width >= 3 * height and row_w + 10 + main_w <= width
+        row_h = max(dsize, cap_height(main_size) if side else 0)
+        main_h = 0 if side else cap_height(main_size)
+        gap_y = 3
+        room = height - 2 - row_h - (gap_y + main_h if main_h else 0) - 3
+        keep = max(0, (room - cap_height(other)) // line_height(other) + 1) if room > 0 else 0
+        order = ([ln for ln in lines if ln == _("CONFIRM?")]
+                 + [ln for ln in lines if ln != _("CONFIRM?")][::-1])
+        beside = ""  # a wide panel with no room under the main line: a line beside it
+        if not side and keep == 0 and order and width >= 3 * height and fits(
+                main_text, width - 12 - text_width(order[0], other), main_size, True):
+            beside = order[0]
+        if len(lines) > keep:  # the proposal keeps CONFIRM?; a paradox outranks the ripples
+            lines = [ln for ln in lines if ln in order[:keep]]
+        fitted_lines = [fitted(ln, width - 4, other) for ln in lines]
+        text_h = sum(line_height(size) for _ln, size in fitted_lines)
+        text_h += gap_y - (line_height(fitted_lines[-1][1]) - cap_height(fitted_lines[-1][1])
+                           if fitted_lines else gap_y)
+        block = row_h + (gap_y + main_h if main_h else 0) + text_h
+        y = max(0, (height - block) // 2)
+        p.text((2, y + (dsize - cap_height(label_size)) // 2), label, label_size, bold=True)
+        x = label_w + 6
+        for i, face in enumerate(shown):
+            glyphs.die(p, x + i * (dsize + gap), y, face, dsize, label_size=other)
+        if more:
+            p.text((x + len(shown) * (dsize + gap), y + (dsize - cap_height(other)) // 2), more,
+                   other)
+        if side:
+            p.right(main_text, width - 2, y + (row_h - cap_height(main_size)) // 2, main_size,
+                    bold=True)
+            y += row_h
+        elif beside:
+            y += row_h + gap_y
+            main_w = text_width(main_text, main_size, True)
+            words_w = text_width(beside, other)
+            x0 = (width - main_w - 10 - words_w) // 2
+            p.text((x0, y), main_text, main_size, bold=True)
+            p.text((x0 + main_w + 10, y + cap_height(main_size) - cap_height(other)), beside,
+                   other)
+            y += main_h
+        else:
+            y += row_h + gap_y
+            _name_line(p, main_text, y, width - 4)
+            y += main_h
+        y += gap_y
+        for text, size in fitted_lines:
+            p.center(text, y, size)
+            y += line_height(size)
     return p.image
 
 
@@ -177,58 +336,82 @@ def refusal(reason: str) -> list[Image.Image]:
     return pages(_("CAN'T LOCK"), reason)
 
 
-def ripple(number: int | str, gains: Sequence[tuple[str, int]]) -> Image.Image:
-    """One ripple notice for a number: "RIPPLE: 4 -> Ana +1, Ben +1" (all who gain, merged)."""
-    return gains_screen(_("RIPPLE: {number}").format(number=number), gains)
+def ripple(number: int | str, gains: Sequence[tuple[str, int]]) -> list[Image.Image]:
+    """The ripple of a number: "RIPPLE: 4", then "Ana +1, Ben +1" (all who gain, merged),
+    over as many screens as the players take."""
+    return gains_pages(_("RIPPLE: {number}").format(number=number), gains)
 
 
 def instruction(player: str, spaces: int) -> Image.Image:
-    """What to do with the physical cards: "BEN: Next card 1 left", with an arrow."""
+    """What to do with the physical cards: "BEN", "move Next card", "1 LEFT" with an arrow."""
+    main, other = rule_sizes()
+    n = abs(spaces)
+    if spaces > 0:
+        text = ngettext("{count} RIGHT", "{count} RIGHT", n).format(count=n)
+    else:
+        text = ngettext("{count} LEFT", "{count} LEFT", n).format(count=n)
     with frame() as p:
-        name = player.upper()
-        size = fit_size(name, MAIN_WIDTH, (22, 20, BIG, 16, MEDIUM, 12)) or 12
-        name = shorten(name, MAIN_WIDTH, size, True)
-        p.center(name, 2, size, bold=True)
-        move, move_size = fitted(_("move Next card"), WIDTH - 2, MEDIUM)
-        p.center(move, 26, move_size)
-        n = abs(spaces)
-        if spaces > 0:
-            text = ngettext("{count} RIGHT", "{count} RIGHT", n).format(count=n)
-        else:
-            text = ngettext("{count} LEFT", "{count} LEFT", n).format(count=n)
-        text, size = fitted(text, WIDTH - 2 - 32, BIG, True)
+        width, height = p.width, p.height
+        name = loud(player)
+        big = main_sizes()[-1]
+        arrow = cap_height(big) * 2
+        move, move_size = fitted(_("move Next card"), width - 2, other)
+        text, size = fitted(text, width - 8 - arrow, big, True)
         tw = text_width(text, size, True)
-        total = tw + 6 + 26
-        x = (WIDTH - total) // 2
+        stacked = cap_height(big) + 4 + cap_height(move_size) + 4 + cap_height(size)
+        if stacked <= height - 2:  # the name, what to move, where
+            y = (height - stacked) // 2
+            _name_line(p, name, y, width - 4)
+            p.center(move, y + cap_height(big) + 4, move_size)
+            y += cap_height(big) + 4 + cap_height(move_size) + 4
+            x = (width - (tw + 6 + arrow)) // 2
+        elif fits(name, width - tw - arrow - 20, big, True):  # a wide panel: name and where
+            row = cap_height(big)  # on one row, what to move under them
+            y = max(1, (height - (row + 4 + cap_height(move_size))) // 2)
+            p.text((2, y), name, big, bold=True)
+            p.center(move, y + row + 4, move_size)
+            x = width - 2 - (tw + 6 + arrow)
+        else:  # a long name: the name, then where (the arrow says what to move)
+            y = max(1, (height - 2 * cap_height(big) - 6) // 2)
+            _name_line(p, name, y, width - 4)
+            y += cap_height(big) + 6
+            x = (width - (tw + 6 + arrow)) // 2
+        mid = y + cap_height(size) // 2
         if spaces > 0:
-            p.text((x, 44), text, size, bold=True)
-            glyphs.arrow(p, x + tw + 6 + 13, 51, 1, 26)
+            p.text((x, y), text, size, bold=True)
+            glyphs.arrow(p, x + tw + 6 + arrow // 2, mid, 1, arrow)
         else:
-            glyphs.arrow(p, x + 13, 51, -1, 26)
-            p.text((x + 32, 44), text, size, bold=True)
+            glyphs.arrow(p, x + arrow // 2, mid, -1, arrow)
+            p.text((x + arrow + 6, y), text, size, bold=True)
     return p.image
 
 
 def odds(odds: dict[str, Any], player: str | None = None) -> Image.Image:
-    """The odds for the player deciding whether to roll again (from ``view["odds"]``)."""
+    """The odds for the player deciding whether to roll again (from ``view["odds"]``): the
+    chance of a stall big, then the expected steps and what a stall costs where they fit."""
     free = odds["free_dice"]
     stall = round(100 * odds["stall"])
+    header = ngettext("ROLL {count} MORE?", "ROLL {count} MORE?", free).format(count=free)
     if player:
-        header = ngettext("{player}: ROLL {count} MORE?", "{player}: ROLL {count} MORE?", free)
-    else:
-        header = ngettext("ROLL {count} MORE?", "ROLL {count} MORE?", free)
-    return standard(
-        header.format(player=player.upper() if player else "", count=free),
+        with_name = ngettext("{player}: ROLL {count} MORE?", "{player}: ROLL {count} MORE?",
+                             free).format(player=player.upper(), count=free)
+        if fits(with_name, main_width(), rule_sizes()[1]):  # the name when there is room
+            header = with_name
+    return announce(
+        header,
         _("STALL {percent}%").format(percent=stall),
         [
             _("expect +{steps} steps").format(steps=f"{odds['expected_steps']:.1f}"),
             _("a stall costs {steps}").format(steps=odds.get("stall_loss", 1)),
         ],
-    )
+        one_page=True,
+    )[0]
 
 
-def card_complete(name: str, count: int, detail: str = "") -> Image.Image:
-    return standard(_("CARD COMPLETE!"), f"{name.upper()} {count}/5", detail)
+def card_complete(name: str, count: int, detail: str = "") -> list[Image.Image]:
+    """A card completed: "CARD COMPLETE!", "BEN 3/5" (and ``detail`` on a screen of its own
+    when it does not fit)."""
+    return announce(_("CARD COMPLETE!"), f"{loud(name)} {count}/5", [detail] if detail else [])
 
 
 def face_picker(die: int, selected: int = 0):
@@ -237,40 +420,48 @@ def face_picker(die: int, selected: int = 0):
                               selected)
 
 
-
 def paradox(
     player: str, gain: int = 1, losses: Sequence[tuple[str, int]] = ()
 ) -> list[Image.Image]:
-    """Paradox animation: flash, inverse flash, tear, then the result ("ANA +1", "Ben -1")."""
+    """Paradox animation: flash, inverse flash, tear, then the result ("ANA +1", "Ben -1"; many
+    losses on screens of their own)."""
     word = _("PARADOX!")
     plain = big_word(word)
     frames = [plain, big_word(word, invert=True), glitch(plain, (-6, 4, -2, 7, -5, 3, -8, 2))]
-    lost = ", ".join(f"{n} -{m}" if m else f"{n} 0" for n, m in losses)
-    try:
-        frames.append(standard(word, f"{player.upper()} +{gain}", lost, shrink=False))
-    except TooMuchText:  # many opponents: their losses get a screen of their own
-        frames.append(standard(word, f"{player.upper()} +{gain}", _("everyone else loses")))
-        frames.append(gains_screen(_("PARADOX: LOSSES"), [(n, -m) for n, m in losses]))
+    lost = [(n, -m) for n, m in losses]
+    result = announce(word, f"{loud(player)} +{gain}",
+                      ", ".join(f"{n} {g:+d}" if g else f"{n} 0" for n, g in lost),
+                      one_page=len(losses) > 2)
+    frames += result
+    if len(losses) > 2:  # many opponents: their losses get screens of their own
+        frames += gains_pages(_("PARADOX: LOSSES"), lost)
     return frames
 
 
 def stall(player: str, loss: int = 1, moved: int | None = None) -> list[Image.Image]:
-    """Stall animation: the DeLorean drives in, sputters, stops; then the loss."""
+    """Stall animation: the DeLorean drives in, sputters, stops; then what it cost, said once
+    ("STALL", "ANA -1"; "STALL", "BEN", "no loss: at card start")."""
     moved = loss if moved is None else moved
     frames = []
-    for i, (x, trails, puffs) in enumerate(((-40, True, 0), (10, True, 1), (14, False, 2))):
+    for i, (dx, trails, puffs) in enumerate(((-54, True, 0), (-4, True, 1), (0, False, 2))):
         with frame() as p:
-            glyphs.delorean(p, x, 8 + (i == 2), scale=1.0, trails=trails)
+            width, height = p.width, p.height
+            word, size = fitted(_("STALL") + "." * (i + 1), width - 2, main_sizes()[-1], True)
+            block = 31 + 4 + cap_height(size)
+            top = max(0, (height - block) // 2)
+            x = (width - 100) // 2 + dx
+            glyphs.delorean(p, x, top + (i == 2), scale=1.0, trails=trails)
             for k in range(puffs):  # exhaust puffs behind the car
                 r = 3 + 2 * k
                 cx = x - 4 - 8 * k
-                p.draw.ellipse((cx - r, 26 - r - 4 * k, cx + r, 26 + r - 4 * k), outline=1)
-            word, size = fitted(_("STALL") + "." * (i + 1), WIDTH - 2, BIG, True)
-            p.center(word, 46, size, bold=True)
+                cy = top + 18 - 4 * k
+                p.draw.ellipse((cx - r, cy - r, cx + r, cy + r), outline=1)
+            p.center(word, top + 35, size, bold=True)
         frames.append(p.image)
-    detail = "" if moved else _("at card start: no loss")
-    main = f"{player.upper()} -{moved}" if moved else player.upper()
-    frames.append(standard(_("STALL -{loss}").format(loss=loss), main, detail))
+    if moved:
+        frames += announce(_("STALL"), f"{loud(player)} -{moved}")
+    else:
+        frames += announce(_("STALL"), loud(player), _("no loss: at card start"))
     return frames
 
 
@@ -355,7 +546,7 @@ def named_screens_for(
     ...         "odds": None, "free_dice": 6, "doubleback": False, "winner": None}
     >>> effects = [{"kind": "turn", "text": "Ben - ROLL!", "player": "Ben"}]
     >>> [name for name, _ in named_screens_for(view, effects)]
-    ['players', 'turn']
+    ['players_0', 'turn']
     """
     out: list[tuple[str, Image.Image]] = []
     ripples = _ripple_groups(effects)
@@ -381,7 +572,7 @@ def named_screens_for(
             if i != last_turn:
                 continue
             if view.get("players"):
-                out.append(("players", players(view)))
+                out.extend((f"players_{k}", img) for k, img in enumerate(players(view)))
             dice = view.get("free_dice", 6) if view.get("turn") == name else 6
             out.append(("turn", turn(name, dice or 6, bool(view.get("doubleback")))))
         elif kind == "roll":
@@ -392,7 +583,8 @@ def named_screens_for(
         elif kind == "ripple":
             if e["number"] not in shown_ripples:
                 shown_ripples.add(e["number"])
-                out.append(("ripple", ripple(e["number"], ripples[e["number"]])))
+                out.extend((f"ripple_{k}", img)
+                           for k, img in enumerate(ripple(e["number"], ripples[e["number"]])))
         elif kind == "instruction":
             key = (name, segment.get(name, 0))
             if key not in shown_instr and spaces[key]:
@@ -413,30 +605,34 @@ def named_screens_for(
                 out.append((f"paradox_{k}", img))
         elif kind == "complete":
             segment[name] = segment.get(name, 0) + 1
-            out.append(("complete", card_complete(name, e.get("count", 0), e["text"])))
+            out.extend(("complete", img) for img in card_complete(name, e.get("count", 0)))
         elif kind == "next":
-            out.append(("next", shared.notice(name.upper(), _next_card(e))))
+            out.extend(("next", img) for img in announce(loud(name), _next_card(e)))
         elif kind == "last":
-            out.append(("last", shared.notice(_("LAST CARD"), name.upper(), _("no Next card"))))
+            out.extend(("last", img) for img in announce(_("LAST CARD"), loud(name),
+                                                         _("no Next card")))
         elif kind == "six":
-            detail = (_("all six again - turn over") if e.get("again")
-                      else _("all six! DOUBLEBACK or END"))
-            out.append(("six", shared.notice(_("ALL SIX!"), name.upper(), detail)))
+            detail = (_("turn over") if e.get("again") else _("DOUBLEBACK or END"))
+            out.extend(("six", img) for img in announce(_("ALL SIX!"), loud(name), detail))
         elif kind == "doubleback":
             count = e.get("dice", 0)
-            detail = ngettext("reroll {count} dice", "reroll {count} dice", count).format(
+            detail = ngettext("reroll {count} die", "reroll {count} dice", count).format(
                 count=count)
-            out.append(("doubleback", shared.notice(_("DOUBLEBACK"), name.upper(), detail)))
+            out.extend(("doubleback", img)
+                       for img in announce(_("DOUBLEBACK"), loud(name), detail))
         elif kind == "no_die":
-            out.append(("no_die", shared.notice(_("NO DIE FITS"), name.upper(),
-                                                _("turn passes"))))
+            out.extend(("no_die", img) for img in announce(_("NO DIE FITS"), loud(name),
+                                                           _("turn passes")))
         elif kind == "win":
             out.append(("win", shared.winner(name)))
             return out
         elif kind in ("advance", "paradox_loss"):
             continue  # on the lock screen / the paradox's last frame
         elif kind == "setup":
-            out.append(("setup", shared.notice(_("SETUP"), _("CHOOSE CARDS"), e["text"])))
+            out.extend(("setup", img)
+                       for img in announce(_("SETUP"), _("CHOOSE CARDS"), e["text"]))
+        elif kind in ("undo", "redo"):  # the table's own: "UNDONE: LOCK flux 3 4"
+            out.extend((kind, img) for img in announce(None, e["text"]))
         else:  # an effect this display does not know yet: its text, readable
             out.extend((kind, img) for img in shared.pages(kind.upper(), e.get("text", kind)))
     out.extend(_status(view))
@@ -478,7 +674,7 @@ def prompt_screen(prompt, view: dict[str, Any], session) -> Image.Image | None:
             return lock(**summary)
         roll_faces = next((a["dice"] for a in session.proposal or [] if a["type"] == "roll"),
                           prompt.dice)
-        return roll(roll_faces, view.get("turn"))
+        return roll(roll_faces, view.get("turn"), hint=_("CONFIRM to record"))
     return None
 
 
@@ -522,9 +718,7 @@ def catalogue() -> list[tuple[str, Image.Image]]:
         ("turn", turn("Ana")),
         ("turn_long_name", turn("Esmeralda-Fitzgerald")),
         ("turn_doubleback", turn("Ben", 3, doubleback=True)),
-        ("players_2", players(sample_view(2))),
-        ("players_6", players(sample_view(6))),
-        ("roll", roll(["flux", "2", "3", "4", "5", "88"], "Ana")),
+        ("roll", roll(["flux", "2", "3", "4", "5", "88"], "Ana", hint=_("CONFIRM to record"))),
         ("roll_unknown", roll(["flux", "3", None, "4", "88", "?"], "Ben", selected=2)),
         ("roll_3", roll(["4", "2", "flux"], "Ana")),
         ("lock", lock(["flux", "3", "4"], 2, "Ana", [("Ben", 1)])),
@@ -539,8 +733,6 @@ def catalogue() -> list[tuple[str, Image.Image]]:
                 confirmed=True,
             ),
         ),
-        ("ripple", ripple(4, [("Ana", 1), ("Ben", 1)])),
-        ("ripple_6", ripple(3, [(n, 1) for n in NAMES[1:]])),
         ("instruction_left", instruction("Ben", -1)),
         ("instruction_right", instruction("Esmeralda", 2)),
         (
@@ -550,18 +742,27 @@ def catalogue() -> list[tuple[str, Image.Image]]:
             ),
         ),
         ("winner", shared.winner("Ana")),
-        ("card_complete", card_complete("Ben", 3, _("{player} completes {kind} card").format(
-            player="Ben", kind="0.3"))),
-        ("notice_six", shared.notice(_("ALL SIX!"), "ANA", _("DOUBLEBACK or END"))),
+        ("winner_long_name", shared.winner("Esmeralda")),
         ("menu_title",
          shared.menu(_("GAME"), ["OUTATIME", "Back in Time", "The Card Game", "Eras"], 0)),
         ("menu_players", shared.menu(_("PLAYERS"), [str(n) for n in range(2, 7)], 3)),
         ("menu_next", shared.menu(_("{player}: NEXT CARD").format(player="ANA"),
-                                  ["c3 (0.3)", "c4 (0.4)"], 1)),
+                                  [f"c3{TAB}0.3", f"c4{TAB}0.4"], 1)),
+        ("menu_card", shared.menu(_("{player}: ACTIVE CARD").format(player="JENNIFER"),
+                                  [f"demo-03-{n}{TAB}5-3-5-4" for n in range(10, 16)], 0)),
         ("menu_target", shared.menu(_("{player}: WHO LOSES 1?").format(player="ANA"),
                                     NAMES[1:], 4)),
         ("face_picker", face_picker(3, 1)),
     ]
+    for count in (2, 4, 6):
+        out += [(f"players_{count}_{i}", img)
+                for i, img in enumerate(players(sample_view(count)))]
+    out += [(f"ripple_{i}", img) for i, img in enumerate(ripple(4, [("Ana", 1), ("Ben", 1)]))]
+    out += [(f"ripple_6_{i}", img)
+            for i, img in enumerate(ripple(3, [(n, 1) for n in NAMES[1:]]))]
+    out += [(f"card_complete_{i}", img) for i, img in enumerate(card_complete("Ben", 3))]
+    out += [(f"notice_six_{i}", img)
+            for i, img in enumerate(announce(_("ALL SIX!"), "ANA", _("DOUBLEBACK or END")))]
     for i, img in enumerate(refusal(_("the flux must go on the DeLorean"))):
         out.append((f"refusal_{i}", img))
     long = " ".join([
