@@ -173,7 +173,9 @@ def pack_for(title: str, name: str):
 
 
 def cmd_replay(args) -> int:
+    from companion.content import playable
     from companion.match import make_setup, setup_content
+    from companion.replay import LineError, read_line, setup_fields, shorten
 
     engine = titles.rules(args.title)
     try:
@@ -181,9 +183,9 @@ def cmd_replay(args) -> int:
             lines = sys.stdin.read().splitlines()
         else:
             lines = Path(args.script).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise UserError(_("{script}: cannot read the script ({reason})").format(
-            script=args.script, reason=exc)) from exc
+            script=args.script, reason=shorten(str(exc)))) from exc
     state = None
     done = 0
     for number, line in enumerate(lines, start=1):
@@ -192,42 +194,45 @@ def cmd_replay(args) -> int:
             continue
         where = f"{args.script}:{number}"
         try:
-            action = json.loads(text)
-        except json.JSONDecodeError as exc:
-            return _replay_stop(engine, state, done, _("{where}: not valid JSON ({reason})")
-                                .format(where=where, reason=exc.msg))
+            action = read_line(text)
+        except LineError as exc:
+            return _replay_stop(engine, state, done, where, str(exc))
         if not isinstance(action, dict):
-            return _replay_stop(engine, state, done, _("{where}: each line must be a JSON object")
-                                .format(where=where))
+            return _replay_stop(engine, state, done, where,
+                                _("each line must be a JSON object"))
         if state is None:
             if action.get("type") != "setup":
                 return _replay_stop(
-                    engine,
-                    None,
-                    0,
-                    _("{where}: the first line must be the setup, e.g. {example}").format(
-                        where=where,
+                    engine, None, 0, where,
+                    _("the first line must be the setup, e.g. {example}").format(
                         example='{"type": "setup", "players": ["Ana", "Ben"], "pack": "demo"}'),
                 )
             try:
-                pack = pack_for(args.title, action.get("pack", "demo"))
-                setup = make_setup(
-                    args.title, action.get("players", []), action.get("options", {}), pack
-                )
+                players, pack_name, options = setup_fields(action, engine.facts.options)
+                pack = pack_for(args.title, pack_name)
+                why = playable(pack, len(players))
+                if why:
+                    raise UserError(why)
+                setup = make_setup(args.title, players, options, pack)
                 state = engine.new_game(setup["players"], setup["options"], setup_content(setup))
-            except (UserError, RuleError) as exc:
-                return _replay_stop(engine, None, 0, _("{where}: {reason}").format(
-                    where=where, reason=exc))
+            except (LineError, UserError, RuleError) as exc:
+                return _replay_stop(engine, None, 0, where, str(exc))
             continue
         try:
             state, _effects = engine.apply(state, action)
         except RuleError as exc:
-            return _replay_stop(engine, state, done, _("{where}: {reason}").format(
-                where=where, reason=exc))
+            return _replay_stop(engine, state, done, where, str(exc))
+        except Exception as exc:  # a bug in the rules, not in the script: said, not hidden
+            _replay_stop(engine, state, done, where, _(
+                "the {title} rules failed on this line ({error}); this is a bug in the "
+                "companion: please report it with the script").format(
+                    title=args.title, error=f"{type(exc).__name__}: {exc}"))
+            return 1
         done += 1
     if state is None:
-        return _replay_stop(engine, None, 0, _("{script}: no setup line and no actions").format(
-            script=args.script))
+        print("companion replay: " + _("{script}: no setup line and no actions").format(
+            script=args.script), file=sys.stderr)
+        return 2
     print(json.dumps(_final(engine, state, done), indent=2))
     return 0
 
@@ -238,10 +243,16 @@ def _final(engine, state, done: int) -> dict[str, Any]:
     return out
 
 
-def _replay_stop(engine, state, done: int, message: str) -> int:
+def _replay_stop(engine, state, done: int, where: str, reason: str) -> int:
+    """Print the state reached (if any) and ``where: reason``, the reason cut short."""
+    from companion.replay import shorten
+
     if state is not None:
         print(json.dumps(_final(engine, state, done), indent=2))
-    print(f"companion replay: {message}", file=sys.stderr)
+    # Translators: where a problem is ("a file:a line"), then what it is.
+    print("companion replay: " + _("{where}: {reason}").format(where=where,
+                                                               reason=shorten(reason)),
+          file=sys.stderr)
     return 2
 
 
