@@ -219,6 +219,44 @@ def notifier(cfg: dict[str, Any]):
     return sdnotify.SystemdNotifier()
 
 
+def pack_report(cfg: dict[str, Any]) -> str:
+    """What the configured pack can serve: the table's title (or every title of the menu),
+    for the player counts the table's names allow. Raises RuntimeError when nothing can be
+    played, saying what is missing."""
+    from companion import titles
+    from companion.content import PackError, pack_named, playable
+
+    t = cfg["table"]
+    keys = titles.keys() if t["title"] == "menu" else (t["title"],)
+    served, refused = [], []
+    for key in keys:
+        facts = titles.get(key).facts
+        counts = range(facts.min_players, min(facts.max_players, len(t["players"])) + 1)
+        if not counts:
+            refused.append(_("{title}: takes {low}-{high} players and [table] players names "
+                             "{count}").format(title=key, low=facts.min_players,
+                                               high=facts.max_players, count=len(t["players"])))
+            continue
+        try:
+            pack = pack_named(key, t["pack"])
+        except PackError as exc:
+            refused.append(f"{key}: {exc}")
+            continue
+        ok = [n for n in counts if playable(pack, n) is None]
+        if not ok:
+            refused.append(f"{key}: {playable(pack, counts[0])}")
+        else:
+            served.append(_("{title} {low}-{high} players").format(title=key, low=ok[0],
+                                                                    high=ok[-1]))
+    if not served:
+        raise RuntimeError(_("pack {pack} cannot start a game: {reasons}").format(
+            pack=repr(t["pack"]), reasons="; ".join(refused)))
+    said = _("pack {pack} serves {titles}").format(pack=repr(t["pack"]), titles=", ".join(served))
+    if refused:
+        said += " " + _("(not: {reasons})").format(reasons="; ".join(refused))
+    return said
+
+
 # --------------------------------------------------------------------------- run
 
 
@@ -386,6 +424,9 @@ def cmd_doctor(args) -> int:
         finally:
             board.close()
 
+    def packs() -> str:
+        return pack_report(cfg)
+
     check(N_("state directory"), state)
     check(N_("journal"), journal)
     check(N_("disk space"), disk)
@@ -394,6 +435,7 @@ def cmd_doctor(args) -> int:
     check(N_("buttons"), buttons)
     check(N_("light board"), lights)
     check(N_("config directory"), lambda: f"{config_dir()}")
+    check(N_("content pack"), packs)
     names = [_(name) for _ok, name, _detail in results]
     width = max(17, *(len(name) + 1 for name in names))  # 17: the English column
     for (ok, _name, detail), name in zip(results, names, strict=True):

@@ -820,6 +820,14 @@ class Journal:
         if finished:
             self._maybe_backup(now=True)  # the end of every game
 
+    def set_aside(self, game: int, reason: str) -> None:
+        """Close a game that cannot go on (kept whole, never resumed), saying why."""
+        text = json.dumps({"closed": True, "reason": reason}, sort_keys=True)
+        with self._transaction():
+            at = time.time()
+            self.db.execute("INSERT INTO repairs (game, at, note, sum) VALUES (?, ?, ?, ?)",
+                            (game, at, text, note_sum(game, at, text)))
+
     def _head(self, game: int) -> tuple[int, bytes, float]:
         """The game's last record number, sum and time, checked against that record's row."""
         head = self.db.execute("SELECT seq, sum FROM heads WHERE game = ?", (game,)).fetchone()
@@ -1125,6 +1133,8 @@ def _note_text(game: int, note: dict[str, Any]) -> str:
         parts.append(_("setup damaged: the game is in {aside}").format(aside=note.get("aside")))
     if note.get("closed"):
         parts.append(_("closed (set aside, not resumed)"))
+    if note.get("reason"):
+        parts.append(str(note["reason"]))
     return _("game {game}: {what}").format(game=game, what="; ".join(parts) or _("checked"))
 
 

@@ -136,7 +136,7 @@ class Table:
             self._camera_step()
         for source in self.buttons:
             for press in source.poll():
-                self.handle(self.session.press(press))
+                self._safely(self.session.press, press)
         self._pump_display(now)
         if now - self._last_watchdog >= 1.0:
             self._last_watchdog = now
@@ -171,7 +171,22 @@ class Table:
         if reading is not None:
             self.readings += 1
             faces = reading.faces(self.zone) if self.zone else reading.faces()
-            self.handle(self.session.dice(faces))
+            self._safely(self.session.dice, faces)
+
+    def _safely(self, call, what) -> None:
+        """Hand a press or a reading to the session. A fault in the game's code is logged and
+        shown, never raised: the daemon stopping would only replay the same fault at every
+        restart (the journal already holds every confirmed action)."""
+        try:
+            update = call(what)
+        except Exception as exc:
+            log.exception("the table could not handle %r", what)
+            self.session.menu = self.session.proposal = None
+            self._queue_error(_("That did not work ({error}). The game is safe in the "
+                                "journal; UNDO takes back the last action.").format(
+                error=type(exc).__name__))
+            return
+        self.handle(update)
 
     # ------------------------------------------------------------------ output
 

@@ -951,7 +951,8 @@ def to_json(state: State) -> dict[str, Any]:
         "end_turn_after_pending": state.end_turn_after_pending,
         "winner": state.winner,
         "turns": state.turns,
-        "lock_rest": state.lock_rest,
+        # Only while a lock waits for a Next choice (older journals' states never had it).
+        **({"lock_rest": state.lock_rest} if state.lock_rest is not None else {}),
     }
 
 
