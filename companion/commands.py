@@ -28,6 +28,7 @@ from companion.journal import (
     GameCheck,
     Journal,
     JournalError,
+    JournalWriteError,
     describe,
     stacks,
     write_backup,
@@ -416,11 +417,31 @@ def cmd_cards_remove(args) -> int:
 # --------------------------------------------------------------------------- journal
 
 
+def _journal_file(args) -> Path:
+    return Path(args.journal) if args.journal else state_dir() / "journal.sqlite3"
+
+
 @contextlib.contextmanager
-def _open_journal(args):
+def _open_journal(args, reading: bool = False):
+    """The journal the command names (default: the state directory's). A reading command
+    never makes one, and reads a journal it cannot write (a read-only card) as it is."""
+    path = _journal_file(args)
+    backup = args.backup or _configured_backup()
+    if not path.exists():
+        if reading:
+            raise UserError(_("no journal at {journal}: no game has been recorded there (give "
+                              "another file with --journal)").format(journal=path))
+        if not args.journal:
+            path.parent.mkdir(parents=True, exist_ok=True)
     try:
-        journal = Journal(args.journal or state_dir() / "journal.sqlite3",
-                          backup=args.backup or _configured_backup())
+        try:
+            journal = Journal(path, backup=backup)
+        except JournalWriteError:
+            if not reading:
+                raise
+            journal = Journal(path, backup=backup, read_only=True)
+            print(_("companion: {journal} cannot be written; reading it as it is").format(
+                journal=path), file=sys.stderr)
     except JournalError as exc:
         raise UserError(str(exc)) from exc
     try:
@@ -458,10 +479,17 @@ def _status(check: GameCheck, finished: Any, closed: bool) -> str:
 
 
 def cmd_journal_list(args) -> int:
-    with _open_journal(args) as journal:
+    if not _journal_file(args).exists():
+        print(_("no games recorded yet ({journal} does not exist)").format(
+            journal=_journal_file(args)))
+        return 0
+    with _open_journal(args, reading=True) as journal:
         closed = journal.closed()
         damaged = False
-        for g in journal.games():
+        games = journal.games()
+        if not games:
+            print(_("no games recorded yet in {journal}").format(journal=journal.path))
+        for g in games:
             check = _check(journal, g["id"])
             damaged = damaged or bool(check.problems)
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g["created"])) if isinstance(
@@ -477,7 +505,7 @@ def cmd_journal_list(args) -> int:
 
 
 def cmd_journal_export(args) -> int:
-    with _open_journal(args) as journal:
+    with _open_journal(args, reading=True) as journal:
         games = journal.games()
         if not games:
             raise UserError(_("the journal {journal} has no games yet").format(
@@ -503,7 +531,7 @@ def cmd_journal_export(args) -> int:
 
 
 def cmd_journal_check(args) -> int:
-    with _open_journal(args) as journal:
+    with _open_journal(args, reading=True) as journal:
         lines = check_lines(journal)
         for line, _damaged in lines:
             print(line)
@@ -567,7 +595,10 @@ def cmd_journal_repair(args) -> int:
 
 def cmd_journal_backup(args) -> int:
     with _open_journal(args) as journal:
-        result = write_backup(journal.path, journal.backup_path)
+        try:
+            result = write_backup(journal.path, journal.backup_path)
+        except JournalError as exc:
+            raise UserError(str(exc)) from exc
         if result.skipped:
             raise UserError(result.skipped)
         print(_("backup written: {backup} ({kib:.0f} KiB in {ms:.0f} ms)").format(

@@ -19,7 +19,7 @@ from typing import Any
 from companion import config as configuration
 from companion import i18n
 from companion.i18n import N_, _
-from companion.journal import Journal, JournalError, recover_unreadable
+from companion.journal import Journal, JournalError, JournalWriteError, recover_unreadable
 from companion.paths import config_dir, state_dir
 
 log = logging.getLogger("companion")
@@ -65,8 +65,12 @@ def open_journal(cfg: dict[str, Any], path: str | None) -> tuple[Journal, str | 
     where = journal_path(path)
     backup = j["backup"] or None
     every = j["backup_minutes"] * 60.0
+    if not path:
+        where.parent.mkdir(parents=True, exist_ok=True)  # the state directory, made once
     try:
         return Journal(where, backup=backup, backup_every=every), None
+    except JournalWriteError:
+        raise  # whole but not writable now: never set aside (see wait_for_journal)
     except JournalError as exc:
         log.error("%s", exc)
         aside, now = recover_unreadable(where, backup)
@@ -74,6 +78,35 @@ def open_journal(cfg: dict[str, Any], path: str | None) -> tuple[Journal, str | 
                    "{now}.").format(aside=Path(aside).name, now=now)
         log.error("%s", notice)
         return Journal(where, backup=backup, backup_every=every), notice
+
+
+def wait_for_journal(cfg: dict[str, Any], path: str | None, display, notify, stop: list,
+                     end: float | None, retry_s: float = 5.0):
+    """The journal, once it can be written. A full disk or a read-only card is shown on the
+    panel and in the log, and tried again every ``retry_s`` while systemd's watchdog is fed:
+    exiting would only restart the daemon into the same fault, over and over.
+    Returns (journal, notice), or None when stopped first."""
+    from companion.display import screens
+
+    said = None
+    while True:
+        try:
+            return open_journal(cfg, path)
+        except JournalWriteError as exc:
+            if str(exc) != said:
+                said = str(exc)
+                log.error("%s", exc)
+                if display is not None:
+                    display.show(screens.error(said, _("JOURNAL"))[0])
+                if notify is not None:
+                    notify.notify("STATUS=" + said[:200])
+        wake = time.monotonic() + retry_s
+        while time.monotonic() < wake:
+            if stop or (end is not None and time.monotonic() >= end):
+                return None
+            if notify is not None:
+                notify.notify("WATCHDOG=1")
+            time.sleep(0.2)
 
 
 def pack_loader(cfg: dict[str, Any]):
@@ -276,7 +309,17 @@ def cmd_run(args) -> int:
     from companion.display.cli import use_font
 
     use_font(cfg["display"]["font"])
-    journal, notice = open_journal(cfg, args.journal)
+    stop: list[str] = []
+    signal.signal(signal.SIGTERM, lambda *_args: stop.append("SIGTERM"))
+    end = time.monotonic() + args.seconds if args.seconds else None
+    display = open_display(cfg)
+    notify = notifier(cfg)
+    opened = wait_for_journal(cfg, args.journal, display, notify, stop, end)
+    if opened is None:  # stopped while the journal could not be written
+        if display is not None:
+            display.close()
+        return 0
+    journal, notice = opened
     t = cfg["table"]
     session = Session(journal, t["players"], pack_loader(cfg), title=t["title"],
                       options=configuration.title_options(cfg))
@@ -291,13 +334,10 @@ def cmd_run(args) -> int:
     buttons.append(KnobButtons(lights))
     camera = open_camera(cfg)
     table = Table(session, camera=camera, readers=open_readers(cfg, camera), buttons=buttons,
-                  display=open_display(cfg), lights=lights, notifier=notifier(cfg),
+                  display=display, lights=lights, notifier=notify,
                   fps=cfg["camera"]["fps"],
                   zone="tray" if cfg["camera"]["delorean_zone"] else None)
-    stop = []
-    signal.signal(signal.SIGTERM, lambda *_args: stop.append("SIGTERM"))
     table.boot()
-    end = time.monotonic() + args.seconds if args.seconds else None
     try:
         while not stop and (end is None or time.monotonic() < end):
             table.step()
@@ -344,7 +384,11 @@ def cmd_doctor(args) -> int:
         """Every game's checksums, and the backup's: the SD card hands back what was written."""
         from companion.commands import check_lines
 
-        j = Journal(journal_path(args.journal), backup=cfg["journal"]["backup"] or None)
+        where = journal_path(args.journal)
+        if not where.exists():
+            return _("no journal yet at {journal}: the first game starts it").format(
+                journal=where)
+        j = Journal(where, backup=cfg["journal"]["backup"] or None)
         try:
             lines = check_lines(j)
             games = len(j.games())

@@ -27,7 +27,7 @@ from typing import Any
 
 from companion import titles
 from companion.i18n import _
-from companion.journal import GameCheck, Journal, JournalDamaged, stacks
+from companion.journal import GameCheck, Journal, JournalDamaged, JournalError, stacks
 from companion.titles.api import Action, Effect, RuleError
 
 log = logging.getLogger("companion.match")
@@ -196,7 +196,10 @@ class Match:
         self.journal.append(self.game, action)
         self.state = state
         if self.engine.actor(state) == "terminal":
-            self.journal.finish(self.game)
+            try:
+                self.journal.finish(self.game)
+            except JournalError as exc:  # recorded all the same: the next start marks it
+                log.error("%s", exc)
         return effects
 
     def undo(self) -> Action | None:

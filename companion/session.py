@@ -165,6 +165,7 @@ class Session:
         self.table: TitleTable | None = None
         self.match: Match | None = None
         self.damaged: bool = False  # the damaged-journal menu waits for a choice
+        self.write_error: JournalError | None = None  # the last action could not be recorded
         notices: list[str] = []
         try:
             self._set_match(Match.resume(journal, notices))
@@ -292,6 +293,11 @@ class Session:
                 break
             except JournalDamaged as exc:
                 return self._damaged(exc)
+            except JournalError as exc:  # a full disk, a read-only card: not recorded, said
+                self.last_error = _("NOT RECORDED: {reason}").format(reason=exc)
+                self.write_error = exc
+                break
+            self.write_error = None
         self.menu = None
         return self.update(effects)
 
@@ -425,6 +431,9 @@ class Session:
             action = self.match.undo()
         except JournalDamaged as exc:
             return self._damaged(exc)
+        except JournalError as exc:
+            self.last_error = _("NOT RECORDED: {reason}").format(reason=exc)
+            return self.update([])
         if action is None:
             self.last_error = _("nothing to undo")
             return self.update([])

@@ -90,6 +90,7 @@ class Table:
         self.readings = 0
         self._last_watchdog = 0.0
         self._settled = False
+        self._display_error: str | None = None
 
     # ------------------------------------------------------------------ life cycle
 
@@ -253,8 +254,17 @@ class Table:
 
     def _show(self, image) -> None:
         self.frames_shown += 1
-        if self.display is not None and not self.display.show(image):
-            log.warning("display: %s", getattr(self.display, "last_error", "not shown"))
+        if self.display is None:
+            return
+        if self.display.show(image):
+            if self._display_error is not None:
+                log.warning("display: shows frames again")
+                self._display_error = None
+            return
+        error = getattr(self.display, "last_error", None) or "a frame was not shown"
+        if error != self._display_error:  # once per fault, not once per frame
+            log.warning("display: %s", error)
+            self._display_error = error
 
     def flush(self) -> None:
         """Show everything queued at once (the simulator's fast-forward)."""
