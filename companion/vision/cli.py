@@ -32,8 +32,13 @@ def _reader(args: argparse.Namespace):
 
 
 def _inputs(paths: list[str]) -> list[Path]:
+    from companion.i18n import _
+
     from .labeled import IMAGE_SUFFIXES
 
+    missing = [p for p in paths if not Path(p).exists()]
+    if missing:  # a typo: said before anything is read, exit code 2
+        raise _user_error(_("no such file or folder: {paths}").format(paths=", ".join(missing)))
     out: list[Path] = []
     for p in map(Path, paths):
         if p.is_dir():
