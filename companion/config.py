@@ -110,6 +110,15 @@ def default_path() -> Path:
     return config_dir() / "config.toml"
 
 
+def described(path: str | None) -> str:
+    """Where the effective config comes from, in words: a file only when there is one."""
+    where = Path(path) if path else default_path()
+    if where.exists():
+        return _("effective config: defaults overlaid by {path}").format(path=where)
+    return _("effective config: the defaults ({path} does not exist; write the keys you "
+             "change there)").format(path=where)
+
+
 def load(path: str | Path | None = None) -> dict[str, Any]:
     """The effective config: defaults overlaid by the file (which may be absent if not given)."""
     explicit = path is not None
@@ -172,13 +181,14 @@ def check(section: str, key: str, value: Any, default: Any, where: str) -> Any:
         if isinstance(default, int) and not isinstance(default, bool) and isinstance(value, float):
             raise ConfigError(_("{setting}: write a whole number, e.g. {example}").format(
                 setting=setting, example=default))
+        if (section, key) == ("display", "rotate") and value not in (0, 2):
+            raise ConfigError(_("{setting}: write 0, or 2 for a panel mounted upside down (the "
+                                "screens are landscape: a quarter turn does not fit them)")
+                              .format(setting=setting))
         low, high = RANGES.get((section, key), (float("-inf"), float("inf")))
         if not low <= value <= high:
             raise ConfigError(_("{setting}: must be from {low} to {high}").format(
                 setting=setting, low=low, high=high))
-        if (section, key) == ("display", "rotate") and value == 1:
-            raise ConfigError(_("{setting}: the screens are landscape; use 0, or 2 upside down")
-                              .format(setting=f"{name} = 1"))
     elif (section, key) == ("camera", "delorean_zone"):
         ok = isinstance(value, list) and (value == [] or (
             len(value) == 4 and all(isinstance(v, (int, float)) and 0 <= v <= 1 for v in value)
@@ -291,7 +301,6 @@ def _cmd_show(args) -> int:
         cfg = load(args.config)
     except ConfigError as exc:
         raise UserError(str(exc)) from exc
-    where = args.config or default_path()
-    print("# " + _("effective config: defaults overlaid by {path}").format(path=where))
+    print("# " + described(args.config))
     print(to_toml(cfg), end="")
     return 0

@@ -309,6 +309,10 @@ def cmd_run(args) -> int:
     from companion.display.cli import use_font
 
     use_font(cfg["display"]["font"])
+    if args.journal and not Path(args.journal).parent.is_dir():
+        raise UserError(_("--journal {path}: the folder {folder} does not exist; create it "
+                          "first or give another path").format(
+            path=args.journal, folder=Path(args.journal).parent))
     stop: list[str] = []
     signal.signal(signal.SIGTERM, lambda *_args: stop.append("SIGTERM"))
     end = time.monotonic() + args.seconds if args.seconds else None
@@ -366,7 +370,7 @@ def cmd_doctor(args) -> int:
 
     try:
         cfg = configuration.load(args.config)
-        results.append((True, N_("config"), f"{args.config or configuration.default_path()}"))
+        results.append((True, N_("config"), configuration.described(args.config)))
     except configuration.ConfigError as exc:
         results.append((False, N_("config"), f"{exc}"))
         cfg = configuration.defaults()
@@ -386,6 +390,9 @@ def cmd_doctor(args) -> int:
 
         where = journal_path(args.journal)
         if not where.exists():
+            if args.journal and not where.parent.is_dir():
+                raise RuntimeError(_("the folder {folder} does not exist").format(
+                    folder=where.parent))
             return _("no journal yet at {journal}: the first game starts it").format(
                 journal=where)
         j = Journal(where, backup=cfg["journal"]["backup"] or None)
