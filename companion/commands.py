@@ -157,9 +157,22 @@ def register(commands, bench_commands) -> None:
     )
     b.add_argument("--title", default=first, choices=title_keys(),
                    help=_("title key (default {title})").format(title=first))
-    b.add_argument("--seconds", type=float, default=3.0, help=_("time for the playouts"))
+    b.add_argument("--seconds", type=positive_seconds, default=3.0,
+                   help=_("time for the playouts"))
     b.add_argument("--json", action="store_true", help=_("print only the JSON line"))
     b.set_defaults(handler=cmd_bench_engine)
+
+
+def positive_seconds(text: str) -> float:
+    """An argparse type: a time in seconds, more than 0 and finite."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(_("{value}: give a number of seconds above 0").format(
+            value=text))
+    return value
 
 
 # --------------------------------------------------------------------------- replay

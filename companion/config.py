@@ -81,6 +81,9 @@ RANGES = {
 }
 
 
+MAX_CONFIG_BYTES = 1 << 20  # every key with a comment is 3 KB
+
+
 class ConfigError(ValueError):
     """A config file that cannot be used; the message names the file, key and fix."""
 
@@ -128,11 +131,17 @@ def load(path: str | Path | None = None) -> dict[str, Any]:
         if explicit:
             raise ConfigError(_("{path}: no such config file").format(path=path))
         return config
+    if not path.is_file() or path.stat().st_size > MAX_CONFIG_BYTES:
+        raise ConfigError(_("{path}: not a config file (a config is a TOML text file of a few "
+                            "KB); give the path of one").format(path=path))
     try:
         user = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(_("{path}: not valid TOML ({reason}); fix the syntax").format(
             path=path, reason=exc)) from exc
+    except RecursionError as exc:
+        raise ConfigError(_("{path}: not valid TOML (nested too deeply); fix the syntax").format(
+            path=path)) from exc
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(_("{path}: cannot read ({reason})").format(path=path,
                                                                      reason=exc)) from exc
@@ -221,6 +230,11 @@ def check(section: str, key: str, value: Any, default: Any, where: str) -> Any:
                     setting=setting, menu='"menu"', keys=keys()))
         if (section, key) == ("display", "font") and value:
             _check_font(setting, value)
+        if (section, key) in (("camera", "profile"), ("camera", "path")) and value:
+            where = Path(value)
+            if where.exists() and not (where.is_file() or (key == "path" and where.is_dir())):
+                raise ConfigError(_("{setting}: not a file (a device or a pipe); write the path "
+                                    "of a file").format(setting=setting))
         if section == "table" and key == "language" and value and not i18n.available(value):
             raise ConfigError(
                 _("{setting}: no catalogue for that language (there are: {languages}); write "

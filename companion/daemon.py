@@ -72,6 +72,8 @@ def open_journal(cfg: dict[str, Any], path: str | None) -> tuple[Journal, str | 
     except JournalWriteError:
         raise  # whole but not writable now: never set aside (see wait_for_journal)
     except JournalError as exc:
+        if where.is_dir():  # a folder where the journal should be: nothing to set aside
+            raise
         log.error("%s", exc)
         aside, now = recover_unreadable(where, backup)
         notice = _("The journal could not be read; it is kept as {aside}. Playing on from "
@@ -313,6 +315,11 @@ def cmd_run(args) -> int:
         raise UserError(_("--journal {path}: the folder {folder} does not exist; create it "
                           "first or give another path").format(
             path=args.journal, folder=Path(args.journal).parent))
+    if journal_path(args.journal).is_dir():
+        raise UserError(_("{journal} is a folder; a journal is a file: give its path, e.g. "
+                          "{example}").format(journal=journal_path(args.journal),
+                                              example=journal_path(args.journal) /
+                                              "journal.sqlite3"))
     stop: list[str] = []
     signal.signal(signal.SIGTERM, lambda *_args: stop.append("SIGTERM"))
     end = time.monotonic() + args.seconds if args.seconds else None

@@ -806,6 +806,10 @@ class Journal:
         self._backup_thread: threading.Thread | None = None
         self._backup_again = False
         self.last_backup: BackupResult | None = None
+        if Path(self.path).is_dir():
+            raise JournalError(_("{journal} is a folder; a journal is a file: give its path, "
+                                 "e.g. {example}").format(
+                journal=self.path, example=Path(self.path) / "journal.sqlite3"))
         if read_only:
             self.backup_every = None
             if not Path(self.path).is_file():

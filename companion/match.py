@@ -130,11 +130,14 @@ class Match:
             try:
                 match = cls(journal, game, check)
                 why = match.cannot_go_on()
-            except Exception as exc:  # a replay the rules refuse, or fail on: never a loop
+            except RuleError as exc:  # a setup or an action these rules refuse
+                match, why = None, str(exc)
+            except JournalError:
+                raise
+            except Exception as exc:  # a fault in the rules: logged whole, never a loop
                 log.exception("game %s cannot be replayed", game)
-                match, why = None, str(exc) if isinstance(exc, RuleError) else _(
-                    "the rules failed replaying it ({error})").format(
-                        error=f"{type(exc).__name__}: {exc}")
+                match, why = None, _("the rules failed replaying it ({error})").format(
+                    error=f"{type(exc).__name__}: {exc}")
             if why:
                 journal.set_aside(game, why)
                 notice = _("Game {game} cannot go on: {reason}. It is kept in the journal "

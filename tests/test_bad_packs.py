@@ -155,3 +155,14 @@ def test_doctor_says_what_the_pack_can_serve(tmp_path, monkeypatch, capsys):
     main(["doctor", "--config", str(config(tmp_path, players='["Ana", "Ben", "Cy"]'))])
     line = next(x for x in capsys.readouterr().out.splitlines() if "content pack" in x)
     assert line.startswith("PASS") and "outatime 2-3 players" in line
+
+
+def test_a_recorded_game_of_a_title_this_companion_does_not_know_is_set_aside(tmp_path,
+                                                                             caplog):
+    journal = Journal(tmp_path / "journal.sqlite3")
+    game = journal.new_game("nosuchtitle", {"title": "nosuchtitle", "players": ["A", "B"]})
+    session = Session(journal, ["Ana", "Ben"], demo_pack, title="menu")
+    assert session.match is None and "unknown title 'nosuchtitle'" in session.last_error
+    assert game in journal.closed()
+    assert "Traceback" not in caplog.text  # a refusal, not a fault: one line in the log
+    journal.close()

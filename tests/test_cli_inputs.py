@@ -82,3 +82,76 @@ def test_rotate_names_the_values_that_work(rotate, tmp_path, capsys, companion_h
     err = capsys.readouterr().err
     assert f"[display] rotate = {rotate}: write 0, or 2 for a panel mounted upside down" in err
     assert "from 0 to 2" not in err
+
+
+# --------------------------------------------------------------------------- found by hand
+
+DEVICE = Path("/dev/zero")
+needs_device = pytest.mark.skipif(not DEVICE.exists(), reason="needs /dev/zero")
+DEEP = "[" * 5000 + "]" * 5000
+
+
+@needs_device
+def test_a_device_given_as_a_file_is_refused_not_read_forever(tmp_path, capsys, companion_home):
+    assert main(["config", "show", "--config", str(DEVICE)]) == 2
+    assert "not a config file" in capsys.readouterr().err
+    assert main(["cards", "import", str(DEVICE)]) == 2
+    assert "not a regular file" in capsys.readouterr().err
+    config = tmp_path / "config.toml"
+    config.write_text(f'[camera]\nprofile = "{DEVICE}"\n')
+    assert main(["config", "show", "--config", str(config)]) == 2
+    assert "[camera] profile = '/dev/zero': not a file" in capsys.readouterr().err
+    photo = tmp_path / "photo.png"
+    photo.write_bytes(b"")
+    assert main(["read", "--profile", str(DEVICE), str(photo)]) == 2
+    assert "--profile /dev/zero: not a profile file" in capsys.readouterr().err
+    assert main(["read", str(DEVICE)]) == 1
+    assert "not an image file (a device" in capsys.readouterr().out
+
+
+def test_toml_nested_too_deeply_is_a_syntax_error(tmp_path, capsys, companion_home):
+    config = tmp_path / "config.toml"
+    config.write_text(f"[table]\nplayers = {DEEP}\n")
+    assert main(["config", "show", "--config", str(config)]) == 2
+    assert "not valid TOML (nested too deeply)" in capsys.readouterr().err
+    pack = tmp_path / "pack.toml"
+    pack.write_text(f'[pack]\ntitle = "outatime"\n[[card]]\nid = "x"\nsteps = {DEEP}\n')
+    assert main(["cards", "import", str(pack)]) == 2
+    assert "not valid TOML (nested too deeply)" in capsys.readouterr().err
+
+
+def test_numbers_a_command_cannot_use_are_usage_errors(tmp_path, capsys, companion_home):
+    for argv in (["bench", "engine", "--seconds", "-1"], ["bench", "engine", "--seconds", "nan"],
+                 ["calibrate", "markers", "--dpi", "0", "--out", str(tmp_path)],
+                 ["calibrate", "markers", "--dpi", "100000", "--out", str(tmp_path)],
+                 ["calibrate", "markers", "--marker-mm", "0", "--out", str(tmp_path)]):
+        with pytest.raises(SystemExit) as done:
+            main(argv)
+        assert done.value.code == 2 and "give a number" in capsys.readouterr().err
+
+
+def test_read_says_when_it_cannot_write_the_drawn_images(tmp_path, capsys, companion_home):
+    a_file = tmp_path / "taken"
+    a_file.write_text("a file")
+    photo = tmp_path / "photo.png"
+    photo.write_bytes(b"not really a photo")
+    assert main(["read", "--annotate", str(a_file / "x"), str(photo)]) == 2
+    assert "cannot make the folder" in capsys.readouterr().err
+
+
+def test_a_folder_given_as_the_journal_is_said_and_left_alone(tmp_path, capsys, companion_home):
+    folder = tmp_path / "journal.sqlite3"
+    folder.mkdir()
+    (folder / "keep").write_text("mine")
+    config = tmp_path / "config.toml"
+    config.write_text('[table]\ntitle = "outatime"\npack = "demo"\n[camera]\nsource = "none"\n'
+                      '[display]\ndriver = "none"\n[buttons]\nbackend = "none"\n'
+                      '[lights]\nport = ""\n')
+    for argv in (["run", "--config", str(config), "--journal", str(folder), "--seconds", "1"],
+                 ["journal", "list", "--journal", str(folder)],
+                 ["demo", "--title", "outatime", "--journal", str(folder), "--out",
+                  str(tmp_path / "o")]):
+        assert main(argv) == 2
+        assert "is a folder; a journal is a file" in capsys.readouterr().err
+    assert sorted(p.name for p in tmp_path.iterdir() if "journal" in p.name) == [folder.name]
+    assert (folder / "keep").read_text() == "mine"

@@ -99,6 +99,9 @@ def parse_pack(text: str, where: str, title: str | None = None) -> Pack:
     except tomllib.TOMLDecodeError as exc:
         raise PackError(_("{where}: not valid TOML ({reason}); fix the syntax and try again")
                         .format(where=where, reason=exc)) from exc
+    except RecursionError as exc:
+        raise PackError(_("{where}: not valid TOML ({reason}); fix the syntax and try again")
+                        .format(where=where, reason=_("nested too deeply"))) from exc
     meta = data.get("pack", {})
     if not isinstance(meta, dict):
         raise PackError(_("{where}: [pack] must be a table").format(where=where))

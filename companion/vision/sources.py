@@ -274,6 +274,7 @@ class FileSource(FrameSource):
 # The largest image read: a 48-megapixel phone photo reads; a decompression bomb (a small file
 # that decodes to gigabytes) is refused from its header, before any pixel is decoded.
 MAX_PIXELS = 50_000_000
+MAX_FILE_BYTES = 256 * 2**20  # a photo or a camera frame is tens of MB at most
 
 
 def image_size(path: str | Path) -> tuple[int, int] | None:
@@ -305,6 +306,9 @@ def load_image(path: str | Path) -> np.ndarray:
         raise FrameError(f"{path}: no such file")
     if path.is_dir():
         raise FrameError(f"{path}: is a folder, not an image")
+    if not path.is_file() or path.stat().st_size > MAX_FILE_BYTES:
+        raise FrameError(_("{path}: not an image file (a device, a pipe, or more than {most} "
+                           "MB)").format(path=path, most=MAX_FILE_BYTES // 2**20))
     size = image_size(path)
     if size is not None and size[0] * size[1] > MAX_PIXELS:
         megapixels = round(size[0] * size[1] / 1_000_000)
