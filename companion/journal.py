@@ -269,9 +269,9 @@ class JournalDamaged(JournalError):
 
 class JournalWriteError(JournalError):
     """The journal cannot be written now, though nothing in it is proven damaged: the disk is
-    full (``kind`` "full"), the file or its folder is read-only ("read-only"), or the card
-    failed a write ("io"). What was recorded before is whole; what was being written was not
-    recorded."""
+    full (``kind`` "full"), the file or its folder is read-only ("read-only"), another
+    program holds it ("busy"), or the card failed a write ("io"). What was recorded before
+    is whole; what was being written was not recorded."""
 
     def __init__(self, message: str, kind: str):
         super().__init__(message)
@@ -316,6 +316,11 @@ def write_problem(exc: BaseException, path: str | Path) -> JournalWriteError | N
             "folder, or mount the card read-write. `companion journal list` and `companion "
             "journal export` can read it as it is.").format(
                 journal=path, which=which, error=exc), "read-only")
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+        return JournalWriteError(_(
+            "{journal}: another program holds the journal (a second `companion run`, or a "
+            "repair?); nothing was recorded. Stop the other one, then try again.").format(
+                journal=path), "busy")
     if name.startswith("SQLITE_IOERR") or code == errno.EIO:
         return JournalWriteError(_(
             "{journal}: the card could not write ({error}). Nothing recorded before is lost; "

@@ -216,3 +216,22 @@ def test_demo_on_a_corrupt_journal_says_so_without_a_traceback(tmp_path, capsys)
     err = capsys.readouterr().err
     assert code == 2 and f"{path}: not a usable journal" in err
     assert path.read_bytes().startswith(b"this is not a journal")  # left as it was
+
+
+def test_a_journal_another_program_holds_is_said_not_raised(tmp_path):
+    import sqlite3
+
+    path = tmp_path / "journal.sqlite3"
+    journal = Journal(path)
+    session = Session(journal, ["Ana", "Ben"], demo_pack, title="outatime")
+    session.press("confirm")
+    other = sqlite3.connect(path, isolation_level=None)  # e.g. a second `companion run`
+    other.execute("BEGIN IMMEDIATE")
+    journal.db.execute("PRAGMA busy_timeout = 100")  # the table waits 10 s; a test need not
+    errors = [session.press("confirm").error for _ in range(8)]
+    said = [e for e in errors if e]
+    assert said and said[0].startswith("NOT RECORDED: ") and "another program holds" in said[0]
+    other.execute("ROLLBACK")
+    other.close()
+    assert journal.actions(session.match.game) == []
+    journal.close()
