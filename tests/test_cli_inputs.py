@@ -124,7 +124,8 @@ def test_numbers_a_command_cannot_use_are_usage_errors(tmp_path, capsys, compani
     for argv in (["bench", "engine", "--seconds", "-1"], ["bench", "engine", "--seconds", "nan"],
                  ["calibrate", "markers", "--dpi", "0", "--out", str(tmp_path)],
                  ["calibrate", "markers", "--dpi", "100000", "--out", str(tmp_path)],
-                 ["calibrate", "markers", "--marker-mm", "0", "--out", str(tmp_path)]):
+                 ["calibrate", "markers", "--marker-mm", "0", "--out", str(tmp_path)],
+                 ["calibrate", "markers", "--marker-mm", "150", "--out", str(tmp_path)]):
         with pytest.raises(SystemExit) as done:
             main(argv)
         assert done.value.code == 2 and "give a number" in capsys.readouterr().err

@@ -249,8 +249,9 @@ def register(commands, bench_commands) -> None:
     d.set_defaults(handler=cmd_calibrate_dice)
     m = cs.add_parser("markers", help="write the printable ArUco tray marker sheet")
     m.add_argument("--out", default="calibration", metavar="DIR")
-    m.add_argument("--dpi", type=_within(int, 72, 1200), default=200, help="72-1200")
-    m.add_argument("--marker-mm", type=_within(float, 10, 150), default=40.0, help="10-150")
+    m.add_argument("--dpi", type=_within(int, 30, 1200), default=200, help="30-1200")
+    m.add_argument("--marker-mm", type=_within(float, 10, 90), default=40.0,
+                   help="10-90 (two fit across an A4 sheet)")
     m.set_defaults(handler=cmd_calibrate_markers)
 
     b = bench_commands.add_parser("vision", help="score the dice reader on labelled photos")
