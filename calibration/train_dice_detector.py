@@ -35,6 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from companion.vision.centres import heat_targets  # noqa: E402
 from companion.vision.dataset import tone_curve  # noqa: E402
 from companion.vision.labeled import load_labeled_dir  # noqa: E402
+from companion.vision.scenes import FAMILIES, SceneMaker, photo_dice  # noqa: E402
 from companion.vision.synth import SyntheticTray  # noqa: E402
 
 STRIDE = 4  # output cell size in input pixels
@@ -170,6 +171,18 @@ def render_sample(rng, other_dice=0.0, sides=0.0):
     return image, dice, []
 
 
+def scene_sample(maker: SceneMaker, rng):
+    """A domain-randomised table (``companion.vision.scenes``): wood, cloth, felt, paper,
+    cards or a board, with real dice cut from the photos and rendered ones, clutter, hands,
+    shadows, light and a tilted camera. Most of what is on these tables is not a die."""
+    large = rng.random() < LARGE_SHARE
+    side = float(rng.uniform(*(LARGE if large else SIZES)))
+    scene = maker.render(CROP, CROP, die_side=side,
+                         n_dice=int(rng.integers(0, 3 if large else 12)))
+    dice = [(d.x, d.y, d.side) for d in scene.dice]
+    return scene.image, dice, list(scene.ignore)
+
+
 def distractors(image, truth, rng):
     """Things on a table that are not dice: coins, holes, rings, dots, lines, card edges."""
     img = image.copy()
@@ -224,6 +237,16 @@ def to_tensor_batch(crops):
 
 # ---------------------------------------------------------------------------------------
 
+class _Item:
+    """The labelled dice of one loaded photo, as ``scenes.photo_dice`` reads them."""
+
+    def __init__(self, path, dice):
+        from companion.vision.labeled import Box
+
+        self.image = path
+        self.boxes = [Box(x, y, s, s, face) for x, y, s, face in dice]
+
+
 def load_photos(folder: str, which: str):
     _, items = load_labeled_dir(folder)
     days = sorted({it.image.name.split("_")[1] for it in items})
@@ -236,7 +259,7 @@ def load_photos(folder: str, which: str):
         dice = [(b.cx, b.cy, float(np.sqrt(b.w * b.h))) for b in it.boxes]
         ign = [(g.cx - g.w / 2, g.cy - g.h / 2, g.cx + g.w / 2, g.cy + g.h / 2)
                for g in it.ignore]
-        out.append((img, dice, ign, it.image.name))
+        out.append((img, dice, ign, it.image, [b.face for b in it.boxes]))
     return out
 
 
@@ -257,6 +280,11 @@ def main() -> int:
     ap.add_argument("--sides", type=float, default=0.5,
                     help="renders: largest lean of a die's top over its base (sides seen "
                          "by a low camera), as a share of the die side")
+    ap.add_argument("--scenes", type=float, default=0.4,
+                    help="share of training samples that are domain-randomised tables "
+                         "(companion.vision.scenes), taken from the renders' and photos' shares")
+    ap.add_argument("--families", default=",".join(FAMILIES),
+                    help="table families the scenes draw from (leave one out to score on it)")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
@@ -268,6 +296,12 @@ def main() -> int:
     rng = np.random.default_rng(args.seed)
     photos = load_photos(args.dev, args.train) if args.dev else []
     print(f"{len(photos)} photos, {sum(len(p[1]) for p in photos)} dice", flush=True)
+    families = [f for f in args.families.split(",") if f]
+    bank = photo_dice([_Item(p[3], [(*d, f) for d, f in zip(p[1], p[4], strict=True)])
+                             for p in photos]) if photos else []
+    # Scenes draw from seeds below scenes.HELD_SEEDS: those above are kept for scoring.
+    maker = SceneMaker(seed=args.seed + 17, families=families, photo=bank)
+    print(f"scenes of {', '.join(families)}, {len(bank)} photo dice", flush=True)
     model = build_model()
     opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=args.steps,
@@ -277,8 +311,11 @@ def main() -> int:
     for step in range(args.steps):
         crops, tg = [], []
         for _ in range(args.batch):
-            if photos and rng.random() >= args.renders:
-                img, dice, ign, _ = photos[int(rng.integers(len(photos)))]
+            roll = rng.random()
+            if families and roll < args.scenes:
+                crop, d, g = scene_sample(maker, rng)
+            elif photos and (roll - args.scenes) / (1 - args.scenes) >= args.renders:
+                img, dice, ign, *_ = photos[int(rng.integers(len(photos)))]
                 crop, d, g = photo_sample(img, dice, ign, rng)
             else:
                 crop, d, g = render_sample(rng, args.other_dice, args.sides)

@@ -5,7 +5,8 @@ never applies an action that was not confirmed with CONFIRM (or chosen in a menu
 confirmed action goes through ``Match.push`` (journal first, then announced).
 
 Inputs: ``dice(faces)`` with the faces the camera sees in the rolling area once the dice have
-settled ("?" for a die it is unsure of), and ``press(name)`` for a button. Both return an
+settled ("?" for a die it is unsure of; a die read with a colour comes as "colour:face", either
+part "?" when unsure), and ``press(name)`` for a button. Both return an
 ``Update``: the effects to announce (in order) and the prompt to show now.
 
 The session knows no title. What a reading or a press means in a game, its menus and their
@@ -29,6 +30,15 @@ from companion.match import Match, damage_choice
 from companion.titles.api import CHANCE, TERMINAL, Action, RuleError
 
 UNKNOWN = "?"
+
+
+def unsure(die: str) -> bool:
+    """Is this die's reading unsure (a "?" face, or "?" in either part of "colour:face")?
+
+    >>> unsure("?"), unsure("love:?"), unsure("?:wild"), unsure("love:wild"), unsure("5")
+    (True, True, True, False, False)
+    """
+    return die == UNKNOWN or UNKNOWN in die.split(":")
 
 
 @dataclass
@@ -90,6 +100,11 @@ class TitleTable:
     def faces(self) -> tuple[str, ...]:
         """The faces a die can show, for the picker of an unsure die (empty: no dice)."""
         return ()
+
+    def choices(self, die: str) -> tuple[str, ...]:
+        """What the picker offers for the unsure die read as ``die`` ("?", or "colour:?" for a
+        die whose colour was read): by default every face."""
+        return self.faces()
 
     def dice_text(self, faces: list[str]) -> str:
         """Faces as players read them (a title with worded faces translates them)."""
@@ -207,7 +222,8 @@ class Session:
         """A settled reading of the dice in the rolling area."""
         if self.match is None or self.match.actor() == TERMINAL:
             return self.update([])
-        faces = [UNKNOWN if f in (None, "", UNKNOWN) else str(f) for f in faces]
+        faces = [UNKNOWN if f in (None, "") or set(str(f).split(":")) == {UNKNOWN} else str(f)
+                 for f in faces]
         self.proposal = None
         self.last_error = None
         return self.table.reading(faces)
@@ -262,7 +278,7 @@ class Session:
 
     def ask_faces(self, faces: list[str], before: list[Action] = (), again: bool = False
                   ) -> Update:
-        """Ask with the face picker for every "?" in ``faces``, then propose the roll (after
+        """Ask with the face picker for every unsure die in ``faces``, then propose the roll (after
         ``before``, e.g. a decision that frees the dice) with ``propose_roll``."""
         self.unknown = list(faces)
         self._unknown_before = list(before)
@@ -377,7 +393,7 @@ class Session:
         need = self.table.dice_to_roll(state)
         if need is not None and len(faces) != need:
             return self.refuse(self._count_message(len(faces), need))
-        if UNKNOWN in faces:
+        if any(unsure(f) for f in faces):
             return self.ask_faces(faces, before, again)
         action = roll(faces) if roll else {"type": "roll", "dice": faces}
         text = (_("ROLL AGAIN: {dice}") if again else _("ROLL: {dice}")).format(
@@ -396,9 +412,12 @@ class Session:
         self.proposal = None
         return self.ask_faces([UNKNOWN] * count)
 
+    def _first_unsure(self) -> int | None:
+        return next((i for i, f in enumerate(self.unknown or ()) if unsure(f)), None)
+
     def _press_unknown(self, name: str) -> Update:
-        faces = list(self.table.faces())
-        index = self.unknown.index(UNKNOWN) if UNKNOWN in self.unknown else None
+        index = self._first_unsure()
+        faces = list(self.table.choices(self.unknown[index])) if index is not None else []
         if index is None or not faces:
             self.unknown = None
             return self.update([])
@@ -408,7 +427,7 @@ class Session:
         elif name == CONFIRM:
             self.unknown[index] = faces[self._unknown_choice]
             self._unknown_choice = 0
-            if UNKNOWN not in self.unknown:
+            if self._first_unsure() is None:
                 faces_read, self.unknown = self.unknown, None
                 return self.propose_roll(faces_read, again=self._unknown_again,
                                          before=self._unknown_before)
@@ -478,9 +497,10 @@ class Session:
             return Prompt("over", _("{winners} WINS!").format(winners=winners),
                           [_("CONFIRM: new game")])
         if self.unknown is not None:
-            faces = list(self.table.faces())
-            choice = faces[self._unknown_choice] if faces else UNKNOWN
-            index = self.unknown.index(UNKNOWN) + 1
+            first = self._first_unsure() or 0
+            faces = list(self.table.choices(self.unknown[first]))
+            choice = faces[self._unknown_choice % len(faces)] if faces else UNKNOWN
+            index = first + 1
             return Prompt("menu", _("DIE {number}: WHICH FACE?").format(number=index),
                           options=[self.table.dice_text([f]) for f in faces],
                           selected=faces.index(choice) if choice in faces else 0,

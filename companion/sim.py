@@ -27,13 +27,15 @@ import numpy as np
 
 from companion import titles
 from companion.content import demo_pack
-from companion.i18n import _
+from companion.i18n import _, ngettext
 from companion.journal import Journal, JournalError
-from companion.session import Session
+from companion.session import Session, unsure
 from companion.table import Table
 from companion.titles.api import CHANCE, TERMINAL, Action
 
 BOT_NAMES = ["Marty", "Doc", "Jennifer", "Biff", "Lorraine", "George"]
+# A title whose pieces carry those names (its characters, its movers) names its seats in its
+# bots part (SEAT_NAMES), so the table never reads "Biff" for a player and a mover alike.
 
 
 def register(commands, bench_commands) -> None:
@@ -89,9 +91,12 @@ class RenderedTray:
         self.frames = 0
 
     def show(self, faces: list[str]) -> None:
-        """Dice land (or are left) in the tray: these faces, at new places."""
+        """Dice land (or are left) in the tray: these faces, at new places. A die of a set
+        with colours may be given as "colour:face" (as the reader reports it)."""
         self.faces = list(faces)
-        self._still, _scene = self.tray.render(faces=self.faces)
+        split = [f.split(":", 1) if ":" in f else [None, f] for f in self.faces]
+        colours = [c for c, _f in split] if any(c for c, _f in split) else None
+        self._still, _scene = self.tray.render(faces=[f for _c, f in split], colours=colours)
         self._moving = self.moving_frames
 
     @property
@@ -152,6 +157,7 @@ class SeatBots:
         self.nudges = 0
         self.by_hand = 0
         self.rolls = 0
+        self.picked = 0  # unsure dice whose face the bots picked with the buttons
 
     @property
     def title(self):
@@ -260,10 +266,15 @@ class SeatBots:
                 self.tray.show(self.tray.faces)
 
     def _pick_unknown(self, prompt) -> None:
-        known = Counter(f for f in prompt.dice if f != "?")
+        known = Counter(f for f in prompt.dice if not unsure(f))
         truth = self.intent["dice"] if self.intent else self.tray.faces
         missing = list((Counter(map(str, truth)) - known).elements())
-        target = self.session.table.dice_text(missing[:1]) if missing else prompt.options[0]
+        # the first die still missing that this picker offers (a die read with its colour is
+        # offered only that colour's faces), in the words the picker shows
+        words = self.session.table.dice_text
+        offered = [m for m in missing if words([m]) in prompt.options]
+        target = words(offered[:1]) if offered else prompt.options[0]
+        self.picked += 1
         self._pick_option(prompt, target)
 
     def _pick(self, start: str) -> None:
@@ -344,7 +355,7 @@ def run_demo(journal: Journal, players: int, seed: int, out: Path | None, live: 
     stream = stream or sys.stdout
     started = time.perf_counter()
     rng = random.Random(seed)
-    names = BOT_NAMES[:players]
+    names = list(getattr(plugin.bots, "SEAT_NAMES", BOT_NAMES))[:players]
     session = Session(journal, names, lambda key: demo_pack(key), title=title)
     tray = RenderedTray(seed, dice=facts.dice) if facts.dice else None
     presses = ScriptedPresses()
@@ -413,6 +424,7 @@ def run_demo(journal: Journal, players: int, seed: int, out: Path | None, live: 
         "rolls": bots.rolls,
         "nudges": bots.nudges,
         "by_hand": bots.by_hand,
+        "picked": bots.picked,
         "frames_read": tray.frames if tray else 0,
         "screens": table.frames_shown,
         "first_screen_s": round(first_frame_s, 3),
@@ -421,14 +433,19 @@ def run_demo(journal: Journal, players: int, seed: int, out: Path | None, live: 
     }
     who = ", ".join(winner) if winner else _("nobody")
     if tray is not None:
-        print(_("Game over: {winner} wins after {actions} recorded actions; the camera read "
-                "{rolls} rolls and moves ({nudges} nudged after a misread, {by_hand} entered "
-                "with the buttons).").format(winner=who, actions=actions, rolls=bots.rolls,
-                                             nudges=bots.nudges, by_hand=bots.by_hand),
-              file=stream)
+        print(ngettext(
+            "Game over: {winner} wins after {actions} recorded actions; the camera read {rolls} "
+            "rolls and moves ({nudges} nudged after a misread, {picked} unsure dice picked and "
+            "{by_hand} rolls entered with the buttons).",
+            "Game over: {winner} win after {actions} recorded actions; the camera read {rolls} "
+            "rolls and moves ({nudges} nudged after a misread, {picked} unsure dice picked and "
+            "{by_hand} rolls entered with the buttons).", max(1, len(winner))).format(
+            winner=who, actions=actions, rolls=bots.rolls, nudges=bots.nudges,
+            picked=bots.picked, by_hand=bots.by_hand), file=stream)
     else:
-        print(_("Game over: {winner} wins after {actions} recorded actions.").format(
-            winner=who, actions=actions), file=stream)
+        print(ngettext("Game over: {winner} wins after {actions} recorded actions.",
+                       "Game over: {winner} win after {actions} recorded actions.",
+                       max(1, len(winner))).format(winner=who, actions=actions), file=stream)
     if out is not None:
         print(_("OLED frames: {frames} and {gif}").format(frames=f"{out}/frame_*.png",
                                                            gif=f"{out}/screens.gif"), file=stream)

@@ -42,23 +42,31 @@ class Shown:
 class QuietGate:
     """Skips the dice reader while the tray is still and already read (idle CPU stays low).
 
-    A 64x36 grey thumbnail of each frame is compared with the last one that was read; the
-    reader runs again as soon as anything in the tray changes.
+    A 64x36 thumbnail of each frame is compared with the last one that was read (per pixel,
+    the channel that changed most); the reader runs again as soon as anything in the tray
+    changes: the whole picture a little (``threshold`` levels on average), or a few spots a lot
+    (``spots`` thumbnail pixels by more than ``spot`` levels: one small die dropped into a
+    still tray, which the average hardly feels, even a red die on a tray as grey as it).
+    Sensor noise is averaged away in the thumbnail and moves neither.
     """
 
-    def __init__(self, threshold: float = 2.0):
+    def __init__(self, threshold: float = 2.0, spot: int = 16, spots: int = 3):
         self.threshold = threshold
+        self.spot = spot
+        self.spots = spots
         self._last: np.ndarray | None = None
 
     def changed(self, image: np.ndarray) -> bool:
-        small = cv2.resize(cv2.cvtColor(image, cv2.COLOR_BGR2GRAY) if image.ndim == 3 else image,
-                           (64, 36), interpolation=cv2.INTER_AREA).astype(np.int16)
-        if self._last is None:
+        small = cv2.resize(image, (64, 36), interpolation=cv2.INTER_AREA).astype(np.int16)
+        if self._last is None or self._last.shape != small.shape:
             self._last = small
             return True
-        diff = float(np.mean(np.abs(small - self._last)))
+        diff = np.abs(small - self._last)
+        if diff.ndim == 3:
+            diff = diff.max(axis=2)
         self._last = small
-        return diff > self.threshold
+        return float(diff.mean()) > self.threshold or \
+            int(np.count_nonzero(diff > self.spot)) >= self.spots
 
 
 class Table:
@@ -167,12 +175,25 @@ class Table:
             return  # nothing moved since the last reading: no need to read again
         if not self._settled:
             self.gate.changed(image)  # keep the gate's picture of the tray current
+        self.expect_dice(self.session.dice_expected())
         reading = watcher.feed(image)
         self._settled = watcher.settler.state in ("settled", "empty")
         if reading is not None:
             self.readings += 1
-            faces = reading.faces(self.zone) if self.zone else reading.faces()
-            self._safely(self.session.dice, faces)
+            if reading.extra.get("seen") is not None:
+                self.queue.append(Shown(s.notice(_("DICE?"), _("{seen} seen, {expected} rolled")
+                                                 .format(seen=reading.extra["seen"],
+                                                         expected=reading.extra["expected"]),
+                                                 _("check the tray")), self.dwell_s))
+            # A die read with a colour comes as "colour:face"; plain dice as their face.
+            self._safely(self.session.dice, reading.labels(self.zone))
+
+    def expect_dice(self, count: int | None) -> None:
+        """The number of dice the coming roll holds, when the session knows it (None: it
+        does not): the reader then proposes that many and says when it sees another."""
+        expect = getattr(self.watcher, "expect", None)
+        if expect is not None and getattr(self.watcher, "expected", None) != count:
+            expect(count)
 
     def _safely(self, call, what) -> None:
         """Hand a press or a reading to the session. A fault in the game's code is logged and

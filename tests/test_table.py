@@ -169,16 +169,64 @@ def test_the_quiet_gate_passes_changes_and_skips_a_still_tray():
     assert gate.changed(moved)
 
 
+def test_the_quiet_gate_sees_one_small_die_dropped_into_a_still_tray_but_not_noise():
+    rng = np.random.default_rng(5)
+    tray = np.full((480, 640, 3), 90, np.uint8)
+    gate = QuietGate()
+    gate.changed(tray)
+    for _ in range(5):  # sensor noise, frame after frame
+        noisy = np.clip(tray + rng.normal(0, 6, tray.shape), 0, 255).astype(np.uint8)
+        assert not gate.changed(noisy)
+    die = tray.copy()
+    die[200:229, 300:329] = (40, 40, 150)  # one die of 29 px, darker red than the felt
+    assert float(np.abs(die.astype(int) - tray).mean()) < 1  # the average hardly moves
+    assert gate.changed(die)
+
+
 def test_an_idle_table_does_not_run_the_reader_on_every_frame():
     camera = FlakyCamera(down=range(0))
     table, clock = make_table(camera)
     calls = []
     original = table.watcher.reader.analyse
-    table.watcher.reader.analyse = lambda frame: calls.append(1) or original(frame)
+    table.watcher.reader.analyse = lambda frame, **told: calls.append(1) or original(frame,
+                                                                                     **told)
     table.boot()
     run_steps(table, clock, 40)
     assert camera.reads >= 30
     assert len(calls) <= 6  # read until settled, then only on change
+
+
+def test_the_table_passes_the_count_on_and_shows_a_count_that_differs(monkeypatch):
+    from companion.vision.types import Die, Reading
+
+    class Watcher:  # stands in for SettleWatcher: what the table calls
+        def __init__(self):
+            self.expected = None
+            self.settler = type("S", (), {"state": "settled"})()
+            self.extra = {}
+
+        def expect(self, count):
+            self.expected = count
+
+        def feed(self, image):
+            return Reading((Die(10, 10, 8, 8, "2", 0.9),), extra=dict(self.extra))
+
+    notices = []
+    monkeypatch.setattr("companion.table.s.notice",
+                        lambda *text: notices.append(text) or "screen")
+    session = Session(Journal(":memory:"), ["Ana", "Ben"], demo_pack, title="outatime")
+    table = Table(session, camera=FlakyCamera(down=range(0)), display=DummyDisplay(),
+                  watcher=Watcher(), dwell_s=0.0, clock=Clock())
+    table.expect_dice(2)
+    assert table.watcher.expected == 2
+    table._camera_step()
+    assert not any("DICE?" in t for t in notices)
+    table.watcher.extra = {"expected": 2, "seen": 1}
+    table._settled = False
+    table._camera_step()
+    assert ("DICE?", "1 seen, 2 rolled", "check the tray") in notices
+    table.expect_dice(None)
+    assert table.watcher.expected is None
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])

@@ -90,15 +90,16 @@ class Score:
 
 
 def run(reader: DiceReader, items: list[LabeledImage],
-        progress: Callable[[int, int], None] | None = None) -> Score:
-    """Read every labelled image and score it. Timing covers recognition only."""
+        progress: Callable[[int, int], None] | None = None, expect: bool = False) -> Score:
+    """Read every labelled image and score it. Timing covers recognition only; with
+    ``expect`` the reader is told each image's number of labelled dice."""
     score = Score()
     for k, item in enumerate(items):
         image = cv2.imread(str(item.image))
         if image is None:
             continue
         t0, c0 = time.perf_counter(), time.process_time()
-        result = reader.analyse(image)
+        result = reader.analyse(image, expected=len(item.boxes) if expect else None)
         ms = (time.perf_counter() - t0) * 1000.0
         score.cpu_ms.append((time.process_time() - c0) * 1000.0)
         score.add(item, result.dice, ms)
@@ -152,4 +153,21 @@ def run_synthetic(reader: DiceReader, frames: int, seed: int = 1000,
         score.add(item, result.dice, (time.perf_counter() - t0) * 1000.0)
         if progress:
             progress(k + 1, frames)
+    return score
+
+
+def run_frames(reader: DiceReader, frames: Iterable[tuple[np.ndarray, LabeledImage]],
+               expect: bool = False) -> Score:
+    """Score the reader on frames with their labels (``domains``); with ``expect`` the
+    reader is told how many dice each frame holds, as the table tells it."""
+    score = Score()
+    for image, item in frames:
+        t0, c0 = time.perf_counter(), time.process_time()
+        if expect:
+            result = reader.analyse(image, expected=len(item.boxes))
+        else:
+            result = reader.analyse(image)
+        ms = (time.perf_counter() - t0) * 1000.0
+        score.cpu_ms.append((time.process_time() - c0) * 1000.0)
+        score.add(item, result.dice, ms)
     return score

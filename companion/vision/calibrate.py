@@ -34,7 +34,10 @@ from .profile import TEMPLATE, DiceProfile
 from .sources import CameraUnavailable, EndOfStream, FrameSource
 
 EXEMPLARS = 4  # samples kept besides the mean, per face
-COPIES = 8  # jittered crops per labelled die for the learned classifier
+COPIES = 16  # jittered crops per labelled die for the learned classifier (8 read 2 of 339
+# dice of an unfamiliar symbol set wrong, 16 none: `companion bench vision-targets`)
+
+
 class CalibrationError(ValueError):
     """Calibration cannot go on; the message says why and what to do."""
 

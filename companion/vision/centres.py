@@ -65,6 +65,10 @@ class CentreFinder:
         self.threshold = threshold
         self.input_side = input_side
         self.scale = 1.0  # the scale the last ``find`` read the frame at
+        # keep_features: the last pass's features and scales stay in ``last`` (the judge
+        # reads the features at each centre, ``features_at``).
+        self.keep_features = False
+        self.last: tuple[np.ndarray | None, float, float] = (None, 1.0, 1.0)
         # Files from before the "features" output can find dice but not be taught.
         self.teachable = "features" in self.net.getUnconnectedOutLayersNames()
         self.heat = None
@@ -106,8 +110,9 @@ class CentreFinder:
     def _peaks(self, image: np.ndarray, scale: float) -> list[tuple[float, ...]]:
         """Die centres ``(x, y, side, side in input pixels, heat)`` with the frame scaled by
         ``scale`` (positions and sides in frame pixels)."""
-        maps, _, sx, sy = self.maps(image, scale)
+        maps, feats, sx, sy = self.maps(image, scale, features=self.keep_features)
         self.scale = scale
+        self.last = (feats, sx, sy)
         heat = maps[0]
         peak = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > self.threshold)
         iy, ix = np.nonzero(peak)
@@ -147,6 +152,20 @@ class CentreFinder:
         side = float(np.median([b.side for b in blobs])) if blobs else (
             die_side or min(image.shape[:2]) / 20.0)
         return Detection(blobs, side, obstruction_share(image, side))
+
+
+def features_at(finder: CentreFinder, blobs: Sequence[Blob]) -> np.ndarray:
+    """The finder's features (its last pass, ``keep_features``) in each blob's centre cell."""
+    feats, sx, sy = finder.last
+    if feats is None:
+        raise ValueError("the finder kept no features: set keep_features before find()")
+    n, gh, gw = feats.shape
+    out = np.zeros((len(blobs), n), np.float32)
+    for k, b in enumerate(blobs):
+        cx = int(np.clip(b.cx * sx / STRIDE, 0, gw - 1))
+        cy = int(np.clip(b.cy * sy / STRIDE, 0, gh - 1))
+        out[k] = feats[:, cy, cx]
+    return out
 
 
 def _sigmoid(z: np.ndarray) -> np.ndarray:

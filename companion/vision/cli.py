@@ -95,6 +95,8 @@ def annotate(image, dice, path: Path) -> None:
 def cmd_read(args: argparse.Namespace) -> int:
     from .sources import FrameError, load_image
 
+    if args.expect is not None and args.expect < 0:
+        raise _user_error(f"--expect {args.expect}: give the number of dice rolled (0 or more)")
     reader = _reader(args)
     files = _inputs(args.inputs)
     if not files:
@@ -115,9 +117,12 @@ def cmd_read(args: argparse.Namespace) -> int:
             errors += 1
             print(json.dumps({"image": str(path), "error": str(exc)}), flush=True)
             continue
-        result = reader.analyse(image)
+        result = reader.analyse(image, expected=args.expect)
         out = {"image": str(path), "dice": [d.as_json() for d in result.dice],
                "ms": round(result.ms, 1)}
+        if result.count_differs:
+            out["expected"] = result.expected
+            out["seen"] = result.seen
         if result.obstruction > 0.01:
             out["obstruction"] = round(result.obstruction, 3)
         print(json.dumps(out), flush=True)
@@ -195,7 +200,8 @@ def cmd_bench(args: argparse.Namespace) -> int:
     if args.limit:
         items = items[:args.limit]
     t0 = time.time()
-    score = bench.run(reader, items, progress=None if args.json else _progress)
+    score = bench.run(reader, items, progress=None if args.json else _progress,
+                      expect=args.expect)
     s = score.summary()
     s["seconds"] = round(time.time() - t0, 1)
     s["dice"] = reader.dice
@@ -223,6 +229,50 @@ def cmd_bench_synthetic(args: argparse.Namespace) -> int:
     return 0
 
 
+def cmd_bench_domains(args: argparse.Namespace) -> int:
+    import cv2
+
+    from .targets import pooled, score_domains, unseen
+
+    if args.threads:
+        cv2.setNumThreads(args.threads)
+    reader = _reader(args)
+    if args.dev and not (Path(args.dev) / "images").is_dir():
+        raise _user_error(f"{args.dev}: no images/ folder; give the labelled dev photos")
+
+    def line(name: str, s: dict) -> None:
+        if not args.json:
+            print(f"{name:26s} dice {s['labelled_dice']:5d}  found {s['recall']:.3f}  "
+                  f"precision {s['precision']:.3f}  per die {s['die_accuracy']:.4f}  "
+                  f"per roll {s['roll_accuracy']:.3f}  ms {s['ms_median']:.1f}", flush=True)
+
+    out = score_domains(reader, args.dev, args.frames, args.seed, expect=args.expect,
+                        names=args.only or None, progress=line)
+    names = unseen(list(out))
+    p = pooled(out, names) if names else {}
+    if args.json:
+        print(json.dumps({"domains": {n: {k: v for k, v in s.items() if k != "confusion"}
+                                      for n, s in out.items()}, "unseen": p}))
+    elif p:
+        print(f"{'unseen (all but shoot-N)':26s} dice {p['dice']:5d}  precision "
+              f"{p['precision']:.3f}  per die {p['die']:.4f}  per roll {p['roll']:.3f}")
+    return 0
+
+
+def cmd_bench_targets(args: argparse.Namespace) -> int:
+    from .targets import measure
+
+    if not (Path(args.dev) / "images").is_dir():
+        raise _user_error(f"{args.dev}: no images/ folder; give the labelled dev photos "
+                          "(../shared/data/dice-photos/d6-tray-dev)")
+    numbers = measure(args.dev, args.frames,
+                      report=(lambda m: None) if args.json else
+                      (lambda m: print(m, flush=True)))
+    if args.json:
+        print(json.dumps(numbers))
+    return 0
+
+
 def register(commands, bench_commands) -> None:
     r = commands.add_parser("read", help="read the dice in photos; one JSON line per image")
     r.add_argument("inputs", nargs="+", metavar="IMAGE_OR_DIR")
@@ -232,6 +282,9 @@ def register(commands, bench_commands) -> None:
     r.add_argument("--annotate", metavar="OUTDIR", help="write each image with dice drawn")
     r.add_argument("--finder", choices=["net", "geometry"], default=None,
                    help="how dice are found: the dice-centre network (default) or geometry")
+    r.add_argument("--expect", type=int, default=None, metavar="N",
+                   help="N dice were rolled: propose the N most die-like places, and say "
+                        "(\"expected\", \"seen\") when the reader sees another number")
     r.set_defaults(handler=cmd_read)
 
     c = commands.add_parser("calibrate", help="teach the camera your dice; print tray markers")
@@ -269,7 +322,32 @@ def register(commands, bench_commands) -> None:
                    help="confidence under which a die is reported as '?'")
     b.add_argument("--finder", choices=["net", "geometry"], default=None,
                    help="how dice are found: the dice-centre network (default) or geometry")
+    b.add_argument("--expect", action="store_true",
+                   help="tell the reader how many dice each photo holds (its label count)")
     b.set_defaults(handler=cmd_bench)
+
+    bd = bench_commands.add_parser(
+        "vision-domains", help="score the reader on held-apart domains (other tables, light, "
+                               "cameras; the photo shoots)")
+    bd.add_argument("dev", nargs="?", default=None, metavar="DEV_DIR",
+                    help="the labelled dev photos (without: rendered domains only)")
+    bd.add_argument("--dice", choices=["d6"], default="d6")
+    bd.add_argument("--profile")
+    bd.add_argument("--frames", type=int, default=30, help="frames per scene domain")
+    bd.add_argument("--seed", type=int, default=0, help="held-apart scene seed offset")
+    bd.add_argument("--expect", action="store_true",
+                    help="tell the reader how many dice each frame holds")
+    bd.add_argument("--only", action="append", metavar="DOMAIN", help="score this domain")
+    bd.add_argument("--threads", type=int, default=1, help="OpenCV threads (0: its default)")
+    bd.add_argument("--json", action="store_true")
+    bd.set_defaults(handler=cmd_bench_domains)
+
+    bt = bench_commands.add_parser("vision-targets",
+                                   help="measure the reader's targets and say which are met")
+    bt.add_argument("dev", metavar="DEV_DIR", help="the labelled dev photos")
+    bt.add_argument("--frames", type=int, default=30, help="frames per scene domain")
+    bt.add_argument("--json", action="store_true")
+    bt.set_defaults(handler=cmd_bench_targets)
 
     bs = bench_commands.add_parser("vision-synthetic",
                                    help="score the dice reader on rendered trays")

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from .centres import MODEL as CENTRES_MODEL
-from .centres import SURE, CentreFinder, fit_blob
+from .centres import SURE, CentreFinder, features_at, fit_blob, model_fingerprint
 from .classify import (
     MODELS,
     NONE,
@@ -21,12 +21,19 @@ from .classify import (
 from .crops import die_crop
 from .dataset import CROP, MARGIN
 from .defaults import default_profile
-from .detect import find_dice
+from .detect import Blob, find_dice
 from .faces import FACE_SETS, face_set
+from .judge import FaceNet, Judge, context_features, judge_inputs
 from .profile import DiceProfile
 from .tray import TrayView
 from .types import UNKNOWN, Die
 from .zones import Zones
+
+# With the number of dice given, a candidate this unlikely to be a die is never proposed.
+EXPECT_FLOOR = 0.02
+# A blob whose patch differs from the empty tray by less than this (mean Lab distance, the
+# light's overall change taken out) was there before the roll: a mark, not a die.
+STATIC = 7.0
 
 
 @dataclass(frozen=True)
@@ -35,12 +42,39 @@ class FrameResult:
 
     ``obstruction`` is the share of the frame covered by something far bigger than a die
     (a hand): the settle logic refuses to finalise a reading while it is high.
+    ``expected`` is the number of dice the reader was told of (None when not told) and
+    ``seen`` the number it would have reported on its own: they differ when it sees another
+    number of dice than were rolled (``count_differs``).
     """
 
     dice: tuple[Die, ...]
     obstruction: float
     die_side: float
     ms: float
+    expected: int | None = None
+    seen: int | None = None
+
+    @property
+    def count_differs(self) -> bool:
+        return self.expected is not None and self.seen is not None and \
+            self.seen != self.expected
+
+
+@dataclass
+class Candidates:
+    """Places the finder proposes in one frame, with what the judge makes of them:
+    ``p_die`` (a die lies there) and ``p_faces`` (which face, given a die), both calibrated,
+    one row per blob."""
+
+    blobs: list[Blob]
+    fitted: list[tuple[Blob, bool]]
+    crops: list[np.ndarray]
+    inputs: np.ndarray
+    logits: np.ndarray
+    p_die: np.ndarray
+    p_faces: np.ndarray
+    die_side: float
+    obstruction: float
 
 
 class DiceReader:
@@ -53,6 +87,8 @@ class DiceReader:
     only dice it reads unsure get a second, mirrored or turned look.
     ``finder`` is ``"net"`` (the dice-centre network, the default) or ``"geometry"`` (colour
     distance from a smooth model of the tray; used when the network file is missing).
+    ``judge``: the set's judge file (``judge.py``) is used by default where there is one
+    fitted on these networks; a path or ``Judge`` uses another, ``False`` none.
 
     >>> from companion.vision.synth import SyntheticTray
     >>> image, truth = SyntheticTray("d6", seed=3).render(n_dice=4)
@@ -65,7 +101,8 @@ class DiceReader:
     def __init__(self, dice: str | None = None, profile: DiceProfile | str | Path | None = None,
                  tray: TrayView | None = None, zones: Zones | None = None,
                  unknown_below: float | None = None, die_side: float | None = None,
-                 views: int = 1, finder: str | None = None) -> None:
+                 views: int = 1, finder: str | None = None,
+                 judge: Judge | str | Path | bool | None = None) -> None:
         if isinstance(profile, (str, Path)):
             profile = DiceProfile.load(profile)
         if profile is not None and dice is not None and profile.dice != dice:
@@ -105,42 +142,103 @@ class DiceReader:
             self.classifier = TemplateClassifier(prof)
             self.colours = dict(prof.colours)
             default_unknown = prof.unknown_below
+        # The judge (calibrated "is it a die" and "which face"): for sets that have a judge
+        # file taught on these very networks, without a profile.
+        self.judge: Judge | None = None
+        self.facenet: FaceNet | None = None
+        if profile is None and self.finder is not None and model.exists() \
+                and judge is not False:
+            if isinstance(judge, (str, Path)):
+                judge = Judge(judge)
+            elif not isinstance(judge, Judge):
+                judge = Judge.for_set(self.dice)
+            if judge is not None and judge.matches(model_fingerprint(CENTRES_MODEL),
+                                                   model_fingerprint(model)):
+                self.judge = judge
+                self.facenet = FaceNet(self.dice)
+                self.finder.keep_features = True
+                default_unknown = judge.unknown_below
         self.unknown_below = default_unknown if unknown_below is None else unknown_below
 
     # ------------------------------------------------------------------------------
-    def analyse(self, frame: np.ndarray) -> FrameResult:
-        """Detect and read every die; positions are in the pixels of ``frame``."""
+    def _view(self, frame: np.ndarray) -> np.ndarray:
         if frame is None or not isinstance(frame, np.ndarray) or frame.ndim not in (2, 3) \
                 or frame.size == 0:
             raise ValueError("not an image (empty or unreadable frame)")
-        t0 = time.perf_counter()
         if frame.ndim == 2:
             import cv2
 
             frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
         elif frame.shape[2] == 4:
             frame = frame[..., :3]
-        view = self.tray.warp(frame) if self.tray is not None else frame
-        det = (self.finder.find(view, self.die_side) if self.finder is not None
-               else find_dice(view, self.die_side))
-        refined = [fit_blob(view, b, det.die_side) for b in det.blobs]
+        return self.tray.warp(frame) if self.tray is not None else frame
+
+    def candidates(self, frame: np.ndarray) -> Candidates:
+        """Every place the finder proposes with what the judge reads of it (``p_die`` and
+        ``p_faces`` are zeros without a judge: ``calibration/train_judge.py`` teaches one
+        on these inputs)."""
+        if self.finder is None or self.profile is not None:
+            raise ValueError("candidates need the finder network and no profile")
+        if self.facenet is None:
+            self.facenet = FaceNet(self.dice)
+            self.finder.keep_features = True
+        return self._judged(self._view(frame))
+
+    def _judged(self, view: np.ndarray) -> Candidates:
+        assert self.facenet is not None and self.finder is not None
+        det = self.finder.find(view, self.die_side)
+        blobs = list(det.blobs)
+        refined = [fit_blob(view, b, det.die_side) for b in blobs]
         crops = [die_crop(view, b.cx, b.cy, min(b.w, b.h) * MARGIN, b.angle, CROP)
                  for b, _ in refined]
-        labels = self.classifier.classify(crops)
+        feats, logits = self.facenet.run(crops)
+        if len(crops):
+            # A second, mirrored and turned look at dice the network reads unsure, averaged
+            # as the plain face network averages them (probabilities).
+            p = _softmax(logits)
+            unsure = np.flatnonzero(p.max(axis=1) < NetClassifier.SECOND_LOOK)
+            if len(unsure):
+                f2, l2 = self.facenet.run([crops[i] for i in unsure], ((1, True),))
+                feats[unsure] = (feats[unsure] + f2) / 2
+                mean = (p[unsure] + _softmax(l2)) / 2
+                logits[unsure] = np.log(np.maximum(mean, 1e-12))
+        side = det.die_side
+        inputs = judge_inputs(
+            feats, logits, features_at(self.finder, blobs) if blobs else
+            np.zeros((0, 24), np.float32),
+            np.array([b.heat for b in blobs]), np.array([b.side / side for b in blobs]),
+            np.array([context_features(view, b, side) for b in blobs]).reshape(-1, 4),
+            np.array([ok for _, ok in refined]), self.facenet.classes)
+        p_die = np.zeros(len(blobs))
+        p_faces = np.zeros((len(blobs), len(self.set.faces)))
+        if self.judge is not None and blobs:
+            p_die = self.judge.p_die(inputs)
+            p_faces = self.judge.p_faces(logits)
+        return Candidates(blobs, refined, crops, inputs, logits, p_die, p_faces, side,
+                          det.obstruction)
+
+    def analyse(self, frame: np.ndarray, expected: int | None = None,
+                background: np.ndarray | None = None) -> FrameResult:
+        """Detect and read every die; positions are in the pixels of ``frame``.
+
+        ``expected``: how many dice were rolled, when the table knows: the reader then
+        proposes the ``expected`` most die-like places (never one it finds very unlikely)
+        and says in ``seen`` how many it would have reported without being told.
+        ``background``: the still, empty tray as the camera saw it before the roll (same
+        size as ``frame``): a blob that was there already is not a die.
+        """
+        t0 = time.perf_counter()
+        view = self._view(frame)
+        bg = None
+        if background is not None and background.shape[:2] == frame.shape[:2]:
+            bg = self._view(background)
+        if self.judge is not None:
+            picked, seen, side, obstruction = self._pick_judged(view, expected, bg)
+        else:
+            picked, seen, side, obstruction = self._pick_plain(view, expected, bg)
         h, w = view.shape[:2]
         dice = []
-        for found, (blob, ok), crop, (face, conf) in zip(det.blobs, refined, crops, labels,
-                                                          strict=True):
-            if face == NONE:
-                if found.heat < SURE or conf >= self.unknown_below:
-                    continue
-                # The finder is sure of a die the faces barely call "not a die" (a die much
-                # like the table): say it is unsure rather than drop it silently.
-                face = UNKNOWN
-            if not ok and conf < self.unknown_below and isinstance(
-                    self.classifier, TemplateClassifier):
-                # No die-shaped body and no face matched well: a tray corner or a mark.
-                continue
+        for blob, ok, crop, face, conf in picked:
             if self.colours and not ok:
                 # An unfitted box may hold much table around the die: judge the colour on
                 # the middle of the box only.
@@ -155,24 +253,110 @@ class DiceReader:
             if conf < self.unknown_below:
                 face = UNKNOWN
             cx, cy, bw, bh = blob.bbox()
+            zx, zy = cx / w, cy / h
             if self.tray is not None:
-                zx, zy = cx / w, cy / h
                 corners = self.tray.to_frame([(cx - bw / 2, cy - bh / 2),
                                               (cx + bw / 2, cy + bh / 2)])
                 (fx, fy), = self.tray.to_frame([(cx, cy)])
                 bw, bh = np.abs(corners[1] - corners[0])
                 cx, cy = fx, fy
-            else:
-                zx, zy = cx / w, cy / h
             dice.append(Die(float(cx), float(cy), float(bw), float(bh), face, conf, colour,
                             self.zones.zone_of(zx, zy), float(blob.angle)))
-        dice.sort(key=lambda d: (round(d.y / max(det.die_side, 1.0)), d.x))
+        dice.sort(key=lambda d: (round(d.y / max(side, 1.0)), d.x))
         ms = (time.perf_counter() - t0) * 1000.0
-        return FrameResult(tuple(dice), det.obstruction, det.die_side, ms)
+        return FrameResult(tuple(dice), obstruction, side, ms, expected,
+                           seen if expected is not None else None)
+
+    def _pick_judged(self, view: np.ndarray, expected: int | None,
+                     bg: np.ndarray | None) -> tuple[list, int, float, float]:
+        c = self._judged(view)
+        p_die = c.p_die.copy()
+        if bg is not None:
+            p_die[static_blobs(view, bg, c.blobs, c.die_side)] = 0.0
+        assert self.judge is not None
+        seen = int((p_die >= self.judge.die_below).sum())
+        order = np.argsort(-p_die, kind="stable")
+        if expected is None:
+            keep = [i for i in order if p_die[i] >= self.judge.die_below]
+            sure = p_die
+        else:
+            keep = [i for i in order[:max(expected, 0)] if p_die[i] >= EXPECT_FLOOR]
+            # Told there are N dice, a kept place is a die unless the best place left out
+            # is one instead: the chance of this one over that one.
+            rest = p_die[order[len(keep)]] if len(order) > len(keep) else 0.0
+            sure = p_die / np.maximum(p_die + rest * (1 - p_die), 1e-9)
+        out = []
+        for i in keep:
+            (blob, ok), crop = c.fitted[i], c.crops[i]
+            j = int(np.argmax(c.p_faces[i]))
+            out.append((blob, ok, crop, self.set.faces[j], float(sure[i] * c.p_faces[i, j])))
+        return out, seen, c.die_side, c.obstruction
+
+    def _pick_plain(self, view: np.ndarray, expected: int | None,
+                    bg: np.ndarray | None) -> tuple[list, int, float, float]:
+        det = (self.finder.find(view, self.die_side) if self.finder is not None
+               else find_dice(view, self.die_side))
+        refined = [fit_blob(view, b, det.die_side) for b in det.blobs]
+        crops = [die_crop(view, b.cx, b.cy, min(b.w, b.h) * MARGIN, b.angle, CROP)
+                 for b, _ in refined]
+        labels = self.classifier.classify(crops)
+        static = (static_blobs(view, bg, list(det.blobs), det.die_side) if bg is not None
+                  else np.zeros(len(crops), bool))
+        scored = []  # (die-likeness, blob, fitted, crop, face, conf, reported on its own)
+        for k, (found, (blob, ok), crop, (face, conf)) in enumerate(zip(
+                det.blobs, refined, crops, labels, strict=True)):
+            if static[k]:
+                continue
+            own = True
+            if face == NONE:
+                likeness = (found.heat or 1.0) * (1.0 - conf)
+                if found.heat < SURE or conf >= self.unknown_below:
+                    own = False
+                # The finder is sure of a die the faces barely call "not a die" (a die much
+                # like the table): say it is unsure rather than drop it silently.
+                face = UNKNOWN
+            else:
+                likeness = (found.heat or 1.0) * conf
+            if not ok and conf < self.unknown_below and isinstance(
+                    self.classifier, TemplateClassifier):
+                # No die-shaped body and no face matched well: a tray corner or a mark.
+                own = False
+            scored.append((likeness, blob, ok, crop, face, conf, own))
+        seen = sum(s[-1] for s in scored)
+        if expected is None:
+            picked = [s for s in scored if s[-1]]
+        else:
+            picked = sorted(scored, key=lambda s: -s[0])[:max(expected, 0)]
+            picked = [s for s in picked if s[0] >= EXPECT_FLOOR]
+        return ([(b, ok, crop, face, conf) for _, b, ok, crop, face, conf, _ in picked], seen,
+                det.die_side, det.obstruction)
 
     def read(self, frame: np.ndarray) -> list[Die]:
         """The dice in one frame (no settling: see ``Settler`` for rolls)."""
         return list(self.analyse(frame).dice)
 
 
-__all__ = ["DiceReader", "FrameResult", "FACE_SETS"]
+def _softmax(z: np.ndarray) -> np.ndarray:
+    e = np.exp(z - z.max(axis=1, keepdims=True))
+    return e / e.sum(axis=1, keepdims=True)
+
+
+def static_blobs(view: np.ndarray, background: np.ndarray, blobs: list[Blob], side: float
+                 ) -> np.ndarray:
+    """Which blobs look as they did on the empty tray (``background``): a mark, a stain or
+    a printed spot that was there before the roll. The light's overall change between the
+    two (a cloud, the lamp's flicker) is taken out before comparing."""
+    import cv2
+
+    out = np.zeros(len(blobs), bool)
+    for k, b in enumerate(blobs):
+        s = max(side, b.side) * 0.9
+        a = cv2.cvtColor(die_crop(view, b.cx, b.cy, s, 0.0, 16), cv2.COLOR_BGR2Lab)
+        c = cv2.cvtColor(die_crop(background, b.cx, b.cy, s, 0.0, 16), cv2.COLOR_BGR2Lab)
+        d = a.astype(np.float32) - c.astype(np.float32)
+        d -= np.median(d.reshape(-1, 3), axis=0)
+        out[k] = float(np.sqrt((d * d).sum(axis=2)).mean()) < STATIC
+    return out
+
+
+__all__ = ["Candidates", "DiceReader", "FrameResult", "FACE_SETS", "static_blobs"]

@@ -181,6 +181,17 @@ class Settler:
 class SettleWatcher:
     """Reader + motion meter + settler: feed frames, get settled readings.
 
+    What the table knows helps the reader:
+
+    * ``expect(n)``: how many dice were rolled (None: not known). The reader then proposes
+      the ``n`` most die-like places, and a reading whose reader saw another number says so
+      in ``reading.extra`` (``{"expected": n, "seen": m}``): the table can ask.
+    * the **tray before the roll**: while the tray is still and the reader sees no die in
+      it, and while it is still after ``expect`` announced a roll and before anything moves,
+      the frame is blended into a background model (``background``). A blob that looks as it
+      did there (a stain, a knot, a printed spot, a die left lying) was there before the
+      roll and is not proposed. ``empty_tray()`` takes the last frame as the empty tray.
+
     >>> from companion.vision.sources import SyntheticSource
     >>> src = SyntheticSource("d6", n_dice=3, seed=2, roll_frames=3, settle_frames=5)
     >>> watcher = SettleWatcher(DiceReader("d6"))
@@ -189,24 +200,67 @@ class SettleWatcher:
     (1, 3)
     """
 
+    # Weight of each new still, empty frame in the background model.
+    BLEND = 0.25
+
     def __init__(self, reader: DiceReader, settler: Settler | None = None) -> None:
         self.reader = reader
         self.settler = settler or Settler()
         self.motion = MotionMeter()
         self.obstruction = ObstructionMeter()
         self.last: FrameResult | None = None
+        self.expected: int | None = None
+        self.background: np.ndarray | None = None
+        self._frame: np.ndarray | None = None
+        self._before_roll = False  # a roll was announced and nothing has moved yet
         self._index = 0
+
+    def expect(self, count: int | None) -> None:
+        """The number of dice in the coming roll (None when the table does not know)."""
+        if count is not None and (not isinstance(count, int) or count < 0):
+            raise ValueError(f"expected dice must be a whole number of 0 or more, not {count!r}")
+        self.expected = count
+        self._before_roll = count is not None
+
+    def empty_tray(self, frame: np.ndarray | None = None) -> None:
+        """Take ``frame`` (default: the last one fed) as the still, empty tray."""
+        frame = self._frame if frame is None else frame
+        if frame is not None:
+            self.background = frame.astype(np.float32)
 
     def feed(self, frame: np.ndarray) -> Reading | None:
         motion = self.motion.feed(frame)
         # Motion is measured on the small frame; bring it back to frame pixels.
         motion /= max(self.motion.scale, 1e-6) ** 2
         self._index += 1
-        result = self.reader.analyse(frame)
+        self._frame = frame
+        bg = self.background
+        if bg is not None and bg.shape != frame.shape:
+            bg = self.background = None  # another camera size: learn the tray again
+        told = {}  # what the table knows, passed only when known
+        if self.expected is not None:
+            told["expected"] = self.expected
+        if bg is not None:
+            told["background"] = np.clip(bg, 0, 255).astype(np.uint8)
+        result = self.reader.analyse(frame, **told)
         side = max(result.die_side, 1.0)
         still = motion <= self.settler.still * side * side
         covered = self.obstruction.feed(frame, side, still)
         if covered > result.obstruction:
-            result = FrameResult(result.dice, covered, result.die_side, result.ms)
+            result = FrameResult(result.dice, covered, result.die_side, result.ms,
+                                 result.expected, result.seen)
+        empty = (result.seen == 0) if result.seen is not None else not result.dice
+        if not still and np.isfinite(motion):  # (the first frame has nothing to compare)
+            self._before_roll = False
+        if still and (empty or self._before_roll) \
+                and result.obstruction <= self.settler.max_obstruction:
+            f = frame.astype(np.float32)
+            if bg is None:
+                self.background = f
+            else:
+                self.background = bg * (1 - self.BLEND) + f * self.BLEND
         self.last = result
-        return self.settler.update(result, motion, self._index)
+        reading = self.settler.update(result, motion, self._index)
+        if reading is not None and result.count_differs:
+            reading.extra.update(expected=result.expected, seen=result.seen)
+        return reading

@@ -173,10 +173,22 @@ class SyntheticTray:
 
     # -- public ------------------------------------------------------------------------
     def render(self, n_dice: int | None = None, faces: list[str] | None = None,
-               touching: float = 0.15, glare: float = 0.3) -> tuple[np.ndarray, list[TrueDie]]:
-        """Render one frame; returns the BGR image and the dice drawn in it."""
+               touching: float = 0.15, glare: float = 0.3,
+               colours: list[str | None] | None = None) -> tuple[np.ndarray, list[TrueDie]]:
+        """Render one frame; returns the BGR image and the dice drawn in it.
+
+        ``colours`` (for a face set with die colours) gives each die's colour, one per face;
+        None for a die leaves its colour to chance (a colour symbol picks its own colour).
+        """
         rng = self.rng
         h, w = self.height, self.width
+        if colours is not None and (faces is None or len(colours) != len(faces)):
+            raise ValueError("give one colour per face (None: any colour)")
+        if colours is not None:
+            unknown = sorted({c for c in colours if c is not None} - set(self.set.colours))
+            if unknown:
+                raise ValueError(f"the {self.set.name} dice have no colour "
+                                 f"{', '.join(unknown)}; colours: {', '.join(self.set.colours)}")
         if faces is not None:
             n_dice = len(faces)
         elif n_dice is None:
@@ -199,6 +211,8 @@ class SyntheticTray:
                 colour = list(self.set.colours)[int(rng.integers(len(self.set.colours)))]
                 if faces and faces[i] in self.set.colours:
                     colour = faces[i]  # a colour's symbol is printed only on that colour's dice
+                if colours is not None and colours[i] is not None:
+                    colour = colours[i]
                 body = np.clip(np.array(self.set.colours[colour]) + rng.normal(0, 12, 3),
                                0, 255)
                 ink = (245, 245, 245) if body.mean() < 150 else (25, 25, 25)

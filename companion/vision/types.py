@@ -32,6 +32,22 @@ class Die:
     def known(self) -> bool:
         return self.face != UNKNOWN
 
+    @property
+    def label(self) -> str:
+        """The die as the table session takes it: the face, or ``"colour:face"`` for dice read
+        with a colour (either part ``"?"`` when unsure; ``"?"`` alone when both are).
+
+        >>> Die(0, 0, 9, 9, "wild", 0.9, colour="love").label
+        'love:wild'
+        >>> Die(0, 0, 9, 9, "?", 0.2, colour="?").label, Die(0, 0, 9, 9, "4", 0.9).label
+        ('?', '4')
+        """
+        if self.colour is None:
+            return self.face
+        if self.colour == UNKNOWN and self.face == UNKNOWN:
+            return UNKNOWN
+        return f"{self.colour}:{self.face}"
+
     def as_json(self) -> dict:
         out = {
             "x": round(self.x, 1),
@@ -64,6 +80,14 @@ class Reading:
 
     def faces(self, zone: str | None = None) -> list[str]:
         return [d.face for d in self.dice if zone is None or d.zone == zone]
+
+    def labels(self, zone: str | None = None) -> list[str]:
+        """Each die's ``label``: its face, with its colour for dice read with one.
+
+        >>> Reading(dice=(Die(0, 0, 9, 9, "biff", 0.9, colour="speed"),)).labels()
+        ['speed:biff']
+        """
+        return [d.label for d in self.dice if zone is None or d.zone == zone]
 
     @property
     def complete(self) -> bool:

@@ -278,8 +278,9 @@ def test_specks_of_dirt_on_the_table_are_not_dice(set_name: str) -> None:
 def test_a_sure_find_barely_called_not_a_die_is_reported_unsure() -> None:
     # A die much like the table: the finder is sure of it, the faces barely say "none".
     # It is reported as "?", never dropped silently; a clear "none" is still dropped.
+    # (The rule of a reader without a judge: a judge decides with its calibrated p_die.)
     image, truth = SyntheticTray("d6", seed=5).render(n_dice=3, glare=0.0)
-    reader = DiceReader("d6")
+    reader = DiceReader("d6", judge=False)
 
     class Says:
         def __init__(self, conf: float) -> None:

@@ -20,6 +20,9 @@ from companion.titles.api import Action
 from companion.titles.back_in_time import odds
 from companion.titles.back_in_time.data import BIFF, INF, PARTS, WILD
 
+# The seats at the simulated table: names no character or mover of this game carries.
+SEAT_NAMES = ("Ana", "Ben", "Cleo", "Dev")
+
 REWARD = {"tile": 2.0, "item": 1.5, "love": 4.0, "delorean": 3.0, "photo": 5.0, "biff": -2.0}
 
 
@@ -346,3 +349,13 @@ def _after_roll(rules, state, actions: list[Action]) -> Action:
                     (symbol != "love" or state.love < 13):
                 return a
     return {"type": "resolve"}
+
+
+def __getattr__(name: str) -> Any:
+    """``TableBots`` (the seats at the simulated table, in ``seats.py``) is imported only when
+    asked for, so this pure bot never pulls in the simulator and the camera."""
+    if name == "TableBots":
+        from companion.titles.back_in_time.seats import TableBots
+
+        return TableBots
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")

@@ -739,7 +739,8 @@ def _run(state: State, effects: list[Effect]) -> None:
                 text = (_("{player}: DRAW 1 Power Tile").format(player=step["player"])
                         if deck == "tile" else
                         _("DRAW 1 {deck} card").format(deck=_deck_name(deck)))
-                _effect(effects, "draw", text, deck=deck)
+                _effect(effects, "draw", text, deck=deck,
+                        **({"player": step["player"]} if deck == "tile" else {}))
                 return
             state.queue = state.queue[1:]
             text = (_("no Power Tile left in the pile") if deck == "tile" else
@@ -791,7 +792,7 @@ def _do_draw(state: State, action: Action, effects: list[Effect]) -> None:
         entry = state.content.opportunity[card]
         _effect(effects, "opportunity", _("OPPORTUNITY {card} at {place}").format(
             card=_card_name(entry), place=_place(state, entry["place"])),
-            card=card, place=entry["place"])
+            card=card, place=entry["place"], name=_card_name(entry))
     elif deck == "movement":
         _movement_card(state, card, effects)
     elif deck == "tile":
@@ -865,12 +866,13 @@ def _new_trouble(state: State, card: str, effects: list[Effect]) -> None:
     c = state.content
     if state.trouble is not None:
         _effect(effects, "trouble_discard", _("DISCARD Trouble {card}: not resolved").format(
-            card=_card_name(c.trouble[state.trouble])), card=state.trouble)
+            card=_card_name(c.trouble[state.trouble])), card=state.trouble,
+            name=_card_name(c.trouble[state.trouble]))
     state.trouble = card
     entry = c.trouble[card]
     _effect(effects, "trouble", _("TROUBLE {card} at {place}").format(
         card=_card_name(entry), place=_place(state, entry["place"])), card=card,
-        place=entry["place"], level=entry["level"])
+        place=entry["place"], level=entry["level"], name=_card_name(entry))
     _push_front(state, [{"step": "term", "term": t, "player": state.current.name}
                         for t in entry["effect"]])
 
@@ -1600,14 +1602,14 @@ def _do_resolve(state: State, action: Action, effects: list[Effect]) -> None:
             entry = c.opportunity[ch["target"]]
             state.opportunities = tuple(o for o in state.opportunities if o != ch["target"])
             _effect(effects, "discard_card", _("DISCARD Opportunity {card}").format(
-                card=_card_name(entry)), card=ch["target"])
+                card=_card_name(entry)), card=ch["target"], name=_card_name(entry))
             steps += [{"step": "term", "term": t, "player": p.name} for t in entry["reward"]]
             steps.append({"step": "draw", "deck": "opportunity"})
         elif ok:
             entry = c.trouble[ch["target"]]
             state.trouble = None
             _effect(effects, "discard_card", _("DISCARD Trouble {card} (no new one)").format(
-                card=_card_name(entry)), card=ch["target"])
+                card=_card_name(entry)), card=ch["target"], name=_card_name(entry))
             steps += [{"step": "term", "term": t, "player": p.name} for t in entry["reward"]]
     biffs = faces.count(BIFF)
     if biffs:
@@ -1779,9 +1781,12 @@ def view(state: State, observer: str | None = None) -> dict[str, Any]:
     ch = state.challenge
     challenge = None
     if ch is not None:
+        need, symbol, _room = need_of(state, ch)
         challenge = {
             "kind": ch["kind"],
             "target": ch["target"],
+            "need": need,
+            "symbol": symbol,
             "stage": ch["stage"],
             "dice": [{"colour": d["colour"], "face": d["face"], "player": d["player"],
                       "locked": d["face"] == BIFF} for d in ch["dice"]],
@@ -1805,6 +1810,7 @@ def view(state: State, observer: str | None = None) -> dict[str, Any]:
         "parts": {part: ("doc_house" if part in state.parts else c.part_place[part])
                   for part in PARTS},
         "npcs": dict(state.npcs or {}) if started else None,
+        "places": dict(c.names),
         "biff": {"down": state.biff_down, "tokens": state.tokens},
         "players": players,
         "opportunities": [_card_view(state, c.opportunity[o]) for o in state.opportunities],

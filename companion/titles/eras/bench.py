@@ -67,9 +67,31 @@ def extras(say) -> dict[str, Any]:
         journal.close()
     say(f"journal replay: {replayed} actions in {len(matches)} games read and replayed in "
         f"{replay_ms:.1f} ms")
+    table = _table_game(say)
     return {
+        **table,
         "bot_game_actions_median": statistics.median(lengths),
         "bot_game_rounds_median": statistics.median(rounds),
         "replay_actions": replayed,
         "replay_ms": round(replay_ms, 1),
     }
+
+
+def _table_game(say) -> dict[str, Any]:
+    """A 4-player bot game through the table (session, menus, screens, journal), the cards
+    counted as at a real table: its time and the presses it took."""
+    import io
+
+    from companion.sim import run_demo
+
+    journal = Journal(":memory:")
+    summary = run_demo(journal, 4, 1985, None, stream=io.StringIO(), title="eras")
+    game = journal.games()[-1]["id"]
+    turns = sum(1 for a in journal.actions(game) if a["type"] == "end")
+    journal.close()
+    pressed = bots.TableBots.last.pressed
+    say(f"table game: 4 players through the menus, {summary['actions']} actions in "
+        f"{summary['seconds']} s; {pressed} presses = {pressed / turns:.1f} a turn "
+        f"({pressed / summary['actions']:.1f} a recorded action)")
+    return {"table_game_s": summary["seconds"], "table_presses_per_turn": round(pressed / turns, 1),
+            "table_presses_per_action": round(pressed / summary["actions"], 2)}

@@ -21,7 +21,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from companion.titles.api import Action
+from companion.sim import SeatBots
+from companion.titles.api import CHANCE, Action
 from companion.titles.eras import rules as eras
 
 
@@ -53,9 +54,9 @@ def _role_value(state: eras.State, role: str) -> float:
     elif role == "doc":
         value += 1.5
     elif role == "george":
-        value += 1.2 if len(p.hand) < 6 else 0.4
+        value += 1.2 if eras.held(p) < 6 else 0.4
     elif role == "biff":
-        value += 1.5 if any(len(q.hand) >= 3 for q in state.players if q is not p) else 0
+        value += 1.5 if any(eras.held(q) >= 3 for q in state.players if q is not p) else 0
     elif role == "lorraine":
         value += 2 if _lorraine_fix(state, p) else 0.2
     elif role == "marty" and own:
@@ -64,7 +65,7 @@ def _role_value(state: eras.State, role: str) -> float:
 
 
 def _reachable(state: eras.State, card: dict[str, Any]) -> bool:
-    return card["era"] in (eras.ANY, state.delorean) or len(state.current.hand) >= 5
+    return card["era"] in (eras.ANY, state.delorean) or eras.held(state.current) >= 5
 
 
 def _lorraine_fix(state: eras.State, p: eras.Player) -> bool:
@@ -91,7 +92,7 @@ def _turn(rules: Any, state: eras.State, actions: list[Action], rng: random.Rand
     plays = by_type.get("play", [])
     if plays:
         best = max(plays, key=lambda a: _play_value(state, a))
-        if _play_value(state, best) > 0 or len(p.hand) >= 6:
+        if _play_value(state, best) > 0 or eras.held(p) >= 6:
             return best
     if state.turn["moves"] == 0 and "move" in by_type:
         move = _good_move(rules, state, by_type["move"])
@@ -110,9 +111,9 @@ def _refuel(state: eras.State, moves: list[Action]) -> Action | None:
     p = state.current
     refill = dict(zip(eras.ERAS, state.options["refill"], strict=True))
     best = max(eras.ERAS, key=lambda era: refill[era])
-    if len(p.hand) >= 4 or refill[best] <= refill[state.delorean] or state.turn["moves"] > 1:
+    if eras.held(p) >= 4 or refill[best] <= refill[state.delorean] or state.turn["moves"] > 1:
         return None
-    cheap = (p.role == "doc" and not state.turn["doc"]) or p.clocks or len(p.hand) >= 2
+    cheap = (p.role == "doc" and not state.turn["doc"]) or p.clocks or eras.held(p) >= 2
     return {"type": "move", "to": best} if cheap and {"type": "move", "to": best} in moves else None
 
 
@@ -146,7 +147,7 @@ def _good_move(rules: Any, state: eras.State, moves: list[Action]) -> Action | N
     """A trip that opens a play worth more than the cards the trip costs."""
     p = state.current
     free = p.role == "doc" and not state.turn["doc"]
-    if not free and len(p.hand) < 5:
+    if not free and eras.held(p) < 5:
         return None
     best, best_value = None, 0.0
     for move in moves:
@@ -184,12 +185,14 @@ def _decide(state: eras.State, step: dict[str, Any], actions: list[Action]) -> A
         return min(actions, key=lambda a: _pay_cost(state, step, a["with"]))
     if kind == "ripple":
         cards = [a for a in actions if a["type"] == "ripple"]
-        if step["paid"] >= step["low"] and (len(p.hand) < 4 or not cards):
+        if step["paid"] >= step["low"] and (eras.held(p) < 4 or not cards):
             return {"type": "pass"}
-        return max(cards, key=lambda a: _ripple_worth(state, p, a["card"]))
+        return max(cards, key=lambda a: _ripple_worth(state, p, a.get("card")))
     if kind == "use":
         return min(actions, key=lambda a: state.cards[a["card"]]["vp"])
     if kind == "keep":
+        if "discard" in actions[0]:  # the cards drawn are unseen: give back the least worth
+            return min(actions, key=lambda a: sum(_keep_worth(state, c) for c in a["discard"]))
         return max(actions, key=lambda a: sum(_keep_worth(state, c) for c in a["cards"]))
     if kind == "george":
         worst = min((a for a in actions if a["type"] == "discard"),
@@ -198,7 +201,7 @@ def _decide(state: eras.State, step: dict[str, Any], actions: list[Action]) -> A
             return worst
         return {"type": "pass"}
     if kind == "steal":
-        return max(actions, key=lambda a: len(state.player(a["from"]).hand))
+        return max(actions, key=lambda a: eras.held(state.player(a["from"])))
     if kind == "extra":
         return {"type": "extra"}
     return actions[0]
@@ -216,8 +219,10 @@ def _pay_cost(state: eras.State, step: dict[str, Any], item: str) -> tuple[float
     return (card["vp"] + waste * 0.3 - value * 0.2, -value)
 
 
-def _ripple_worth(state: eras.State, p: eras.Player, card_id: str) -> float:
+def _ripple_worth(state: eras.State, p: eras.Player, card_id: str | None) -> float:
     """Ripple cards score their VP at the end: lay down VP that is hard to play."""
+    if card_id is None:
+        return 0.0  # a card the companion has not seen
     card = state.cards[card_id]
     playable = p.role in (card["role"], "jennifer")
     return card["vp"] - (2 if playable else 0)
@@ -226,3 +231,113 @@ def _ripple_worth(state: eras.State, p: eras.Player, card_id: str) -> float:
 def _keep_worth(state: eras.State, card_id: str) -> float:
     card = state.cards[card_id]
     return card["vp"] + card["clocks"] * 0.5 + card["power"] * 0.3
+
+
+# --------------------------------------------------------------------------- at the table
+
+
+def at_the_table(action: Action, world: eras.State) -> Action:
+    """``action`` of a game where every card is named (``world``, the state it applies to) as
+    the table records it: drawn cards, Biff's card and ripple cards unnamed, a "keep" as the
+    card given back."""
+    kind = action["type"]
+    if kind in ("deal", "draw"):
+        return {"type": kind, "player": action["player"]}
+    if kind == "stolen":
+        return {"type": "stolen", "from": action["from"]}
+    if kind == "ripple":
+        return {"type": "ripple"}
+    if kind == "keep" and "cards" in action:
+        drawn = world.pending[0]["drawn"]
+        return {"type": "keep", "discard": [c for c in drawn if c not in action["cards"]]}
+    return dict(action)
+
+
+class TableBots(SeatBots):
+    """Bot players at the simulated table, each with real cards in hand.
+
+    The cards are the simulator's: it keeps the game with every card named (``world``: the
+    deck's order, what each bot drew), as the cards on a real table are. The companion records
+    what a real table records: draws, Biff's card and ripple cards counted, never named. Each
+    bot decides with its own hand (``bot`` on the world), finds that choice in the OLED menus
+    (NEXT or PREV, CONFIRM, step by step) and, when the game is over, adds up the VP of its
+    ripple cards. After every recorded action the public table of the companion and of the
+    world must be the same (``mismatches`` lists any difference).
+    """
+
+    last: TableBots | None = None  # the bots of the latest game (for the benchmark's numbers)
+
+    def __init__(self, *args, **kwargs):
+        super().__init__(*args, **kwargs)
+        TableBots.last = self
+        self.world: eras.State | None = None
+        self.mirrored = 0  # recorded actions mirrored in the world
+        self.plan: tuple[Action, Action] | None = None  # (world action, table action)
+        self.attempts = 0
+        self.pressed = 0  # button presses for the game's decisions
+        self.mismatches: list[str] = []
+
+    def press(self, *names: str) -> None:
+        self.pressed += len(names)
+        self.presses.press(*names)
+
+    def decide(self, prompt, actor: str) -> None:
+        match = self.session.match
+        self._mirror(match)
+        if self.plan is None:
+            world_action = self._choose_in_world(match)
+            self.plan = (world_action, at_the_table(world_action, self.world))
+            self.attempts = 0
+        self.attempts += 1
+        if self.plan[1] == {"type": "end"}:
+            self.press("end")  # the END TURN button
+            return
+        table = self.session.table
+        menu = table.menu()
+        index = table.route(self.plan[1]) if menu is not None else None
+        if index is None or self.attempts > 40:
+            raise RuntimeError(f"no way through the menus to {self.plan[1]!r} "
+                               f"(menu {menu.title if menu else None!r})")
+        n = len(menu.labels)
+        forward, backward = (index - menu.selected) % n, (menu.selected - index) % n
+        moves = ["next"] * forward if forward <= backward else ["prev"] * backward
+        self.press(*moves, "confirm")
+
+    def _choose_in_world(self, match) -> Action:
+        engine = match.engine
+        if engine.is_terminal(self.world):  # the table adds up the ripple cards
+            step = match.state.pending[0]
+            vp = engine.score(self.world, self.world.player(step["player"]))["ripple"]
+            return {"type": "tally", "vp": vp}
+        if engine.actor(self.world) == CHANCE:
+            return engine.sample_chance(self.world, self.rng)
+        return bot(engine, self.world, self.rng)
+
+    def _mirror(self, match) -> None:
+        """Bring the world up to the actions the table recorded (each one the plan)."""
+        engine = match.engine
+        if self.world is None:
+            from companion.match import setup_content
+
+            setup = match.setup
+            self.world = engine.new_game(setup["players"], setup.get("options", {}),
+                                         setup_content(setup))
+        recorded = self.session.journal.actions(match.game)
+        while self.mirrored < len(recorded):
+            action = recorded[self.mirrored]
+            if self.plan is None or action != self.plan[1]:
+                raise RuntimeError(f"the table recorded {action!r}, the bot meant "
+                                   f"{self.plan[1] if self.plan else None!r}")
+            if not engine.is_terminal(self.world):
+                self.world, _effects = engine.apply(self.world, self.plan[0])
+            self.plan = None
+            self.mirrored += 1
+            self._compare(match)
+
+    def _compare(self, match) -> None:
+        if match.engine.is_terminal(self.world):
+            return
+        seen, truth = match.view(), match.engine.view(self.world)
+        if seen != truth:
+            keys = sorted(k for k in truth if seen.get(k) != truth.get(k))
+            self.mismatches.append(f"after action {self.mirrored}: {', '.join(keys)}")

@@ -13,9 +13,9 @@ possible (so a 3-line menu can always show the choices):
 type         fields                                             who
 ===========  =================================================  ==============================
 reveal       era, event                                         chance (the event turned up)
-deal         player, cards                                      chance (an opening hand)
-draw         player, cards                                      chance (cards drawn)
-stolen       card                                               chance (the card Biff draws)
+deal         player, cards (optional)                           chance (an opening hand)
+draw         player, cards (optional)                           chance (cards drawn)
+stolen       card (optional)                                    chance (the card Biff draws)
 role         role                                               each player, at a round's start
 steal        from                                               Biff's player
 discard      card                                               George's player (or ``pass``)
@@ -26,12 +26,19 @@ shift        card, to                                           Lorraine's playe
 clock        -                                                  the turn player
 end          -                                                  the turn player
 pay          with (a card id, "clock" or "free")                while a cost is due
-ripple       card                                               while ripple cards are due
+ripple       card (optional)                                    while ripple cards are due
 use          card                                               choosing the cards an event uses
-keep         cards                                              after "draw 2, keep 1" etc.
+keep         cards (kept) or discard (given back)               after "draw 2, keep 1" etc.
 extra        -                                                  "Draw 1": take the extra card
 pass         -                                                  decline what is optional
+tally        vp                                                 the end: unnamed ripple cards
 ===========  =================================================  ==============================
+
+Cards in a hand are secret, and at the table they stay in the players' hands: a draw, Biff's
+card and a ripple card laid face down may be recorded without naming the card (the table does
+so), and a hand is then the cards named so far plus a count of unseen ones. A card is named
+when it comes face up: played, paid, discarded. Ripple cards nobody named are turned up at the
+end and their VP added up (``tally``). A simulation names every card, and nothing is counted.
 
 Every action may carry ``player``: it must then name the player whose decision it is.
 
@@ -296,6 +303,9 @@ class Player:
     events: list[str]  # events completed (ids)
     clocks: int = 0  # clock tower tokens held
     role: str | None = None
+    unseen: int = 0  # cards in the hand the companion has not seen (drawn at the table)
+    ripple_unseen: int = 0  # cards face down under the ripple token, never named
+    ripple_vp: int | None = None  # what those add up to, said when they are turned up
 
     def clone(self) -> Player:
         return Player(
@@ -308,6 +318,9 @@ class Player:
             list(self.events),
             self.clocks,
             self.role,
+            self.unseen,
+            self.ripple_unseen,
+            self.ripple_vp,
         )
 
 
@@ -331,8 +344,10 @@ class State:
     events: dict[str, dict[str, Any]]  # event cards by id (never changed)
     vps: dict[str, dict[str, Any]]  # VP tokens by id (never changed)
     options: dict[str, Any]
-    phase: str = "setup"  # setup, roles, turn, over
-    deck: list[str] | None = None  # the draw pile (its order is chance's)
+    phase: str = "setup"  # setup, roles, turn, tally, over
+    deck: int = 0  # cards in the draw pile
+    pool: list[str] | None = None  # cards whose place nobody named: the draw pile, unseen
+    # cards in hands and unnamed ripple cards (with every draw named: the draw pile itself)
     discard: list[str] | None = None  # face up
     hidden: dict[str, list[str]] | None = None  # era -> events still face down
     top: dict[str, str | None] | None = None  # era -> the event in play (None: none left)
@@ -359,7 +374,8 @@ class State:
             self.vps,
             self.options,
             self.phase,
-            list(self.deck),
+            self.deck,
+            list(self.pool),
             list(self.discard),
             {era: list(v) for era, v in self.hidden.items()},
             dict(self.top),
@@ -485,7 +501,8 @@ def new_game(players: list[str], options: dict[str, Any], content: Any) -> State
         events,
         vps,
         opts,
-        deck=list(cards),
+        deck=len(cards),
+        pool=list(cards),
         discard=[],
         hidden={era: [e for e in events if events[e]["era"] == era] for era in ERAS},
         top={era: None for era in ERAS},
@@ -553,7 +570,74 @@ def _min_cards(values: list[int], need: int) -> int | None:
 
 def _supply(state: State) -> int:
     """Cards that can still be drawn (the deck, then the discard pile shuffled)."""
-    return len(state.deck) + len(state.discard)
+    return state.deck + len(state.discard)
+
+
+# Hands the companion knows and hands it counts. At the table the cards stay in the players'
+# hands: a draw is recorded without its cards, so a hand is the cards named so far plus a count
+# of unseen ones, and a card is named only when it comes face up (played, paid, discarded).
+# In a simulation every draw names its cards and the count stays 0. See docs/rules/eras.md.
+
+
+def held(p: Player) -> int:
+    """How many cards ``p`` holds (named or not)."""
+    return len(p.hand) + p.unseen
+
+
+def _holds(state: State, p: Player, card: Any) -> bool:
+    """May ``card`` be in ``p``'s hand: named there, or unplaced while ``p`` has unseen cards."""
+    return isinstance(card, str) and (card in p.hand or (p.unseen > 0 and card in state.pool))
+
+
+def may_hold(state: State, p: Player) -> list[str]:
+    """Every card ``p`` may hold: the named ones, and the unplaced ones while some are unseen
+    (do not change the list returned)."""
+    return p.hand + state.pool if p.unseen else p.hand
+
+
+def _take(state: State, p: Player, card: str) -> None:
+    """``card`` leaves ``p``'s hand (``_holds`` said it may be there)."""
+    if card in p.hand:
+        p.hand.remove(card)
+    else:
+        state.pool.remove(card)
+        p.unseen -= 1
+
+
+def _forget(state: State, p: Player) -> None:
+    """A card left ``p``'s hand unnamed: which of the named ones are still there is unknown."""
+    if p.hand:
+        state.pool.extend(p.hand)
+        p.unseen += len(p.hand)
+        p.hand = []
+
+
+def _values(state: State, p: Player, key: str, without: str | None = None) -> list[int]:
+    """What the cards in ``p``'s hand but ``without`` pay in ``key`` ("power" or "clocks"): the
+    named cards' values, and for the unseen ones the most unplaced cards could pay (a bound)."""
+    values = [state.cards[c][key] for c in p.hand if c != without]
+    unseen = p.unseen - (1 if without is not None and without not in p.hand else 0)
+    if unseen > 0:
+        best = sorted((state.cards[c][key] for c in state.pool if c != without), reverse=True)
+        values += best[:unseen]
+    return values
+
+
+def where(state: State, card: str) -> str:
+    """Where ``card`` is known to be, in a few words (for refusals)."""
+    for p in state.players:
+        if card in p.hand:
+            return _("in {player}'s hand").format(player=p.name)
+        if card in p.ripple:
+            return _("under {player}'s ripple token").format(player=p.name)
+        for era in ERAS:
+            if card in p.board[era]:
+                return _("on {player}'s {era}").format(player=p.name, era=era)
+    if card in state.discard:
+        return _("in the discard pile")
+    if card in state.pool:
+        return _("not seen yet")
+    return _("being played")
 
 
 def play_cost(state: State, card: str, era: str) -> dict[str, Any]:
@@ -592,7 +676,7 @@ def _play_problem(state: State, card: str, era: str) -> str | None:
     p = state.current
     cost = play_cost(state, card, era)
     low = cost["ripple"][0]
-    hand = [state.cards[c]["clocks"] for c in p.hand if c != card]
+    hand = _values(state, p, "clocks", card)
     if cost["from_deck"]:
         if _supply(state) < low:
             return ngettext(
@@ -607,6 +691,10 @@ def _play_problem(state: State, card: str, era: str) -> str | None:
     fewest = _min_cards(hand, need)
     if fewest is None:
         have = sum(hand) + CLOCK_TIME * p.clocks
+        if p.unseen:
+            return _("{card} costs {time} time; {player}'s other cards and clock tower tokens "
+                     "pay {have} at most").format(
+                card=card_name(state, card), time=cost["time"], player=p.name, have=have)
         return _("{card} costs {time} time; {player} has {have} (clocks on cards in hand and "
                  "clock tower tokens)").format(
             card=card, time=cost["time"], player=p.name, have=have
@@ -633,7 +721,8 @@ def _play_problem(state: State, card: str, era: str) -> str | None:
 
 
 def _power(state: State, p: Player) -> int:
-    return sum(state.cards[c]["power"] for c in p.hand) + CLOCK_POWER * p.clocks
+    """The power ``p`` can pay (at most, while some cards are unseen)."""
+    return sum(_values(state, p, "power")) + CLOCK_POWER * p.clocks
 
 
 def _event_problem(state: State, p: Player, event: str) -> str | None:
@@ -663,6 +752,30 @@ def _clock_problem(state: State, p: Player) -> str | None:
     return None
 
 
+def face(state: State, card: str) -> dict[str, Any]:
+    """What is printed on a card that is face up (for the screens): role, era, power, clocks,
+    VP and its name when it has one."""
+    c = state.cards[card]
+    out = {key: c[key] for key in ("role", "era", "power", "clocks", "vp")}
+    if c.get("name"):
+        out["name"] = c["name"]
+    return out
+
+
+def face_words(face: dict[str, Any]) -> str:
+    """A card as its owner finds it among others of its era and role: its name, or its power
+    (P), clock icons (T, its time) and VP."""
+    if face.get("name"):
+        return face["name"]
+    return _("P{power} T{clocks} VP{vp}").format(**face)
+
+
+def face_line(face: dict[str, Any]) -> str:
+    """A card among cards of any era and role: "Marty 55 P2 T1 VP3"."""
+    era = _("any") if face["era"] == ANY else face["era"][2:]
+    return f"{role_name(face['role'])} {era} {face_words(face)}"
+
+
 def card_name(state: State, card: str) -> str:
     return state.cards[card].get("name") or card
 
@@ -686,7 +799,7 @@ def legal_actions(state: State) -> list[Action]:
     if free_move or _power(state, p) >= MOVE_COST:
         actions += [{"type": "move", "to": era} for era in ERAS if era != state.delorean]
     if not state.turn["clock"]:
-        for card in p.hand:
+        for card in may_hold(state, p):
             c = state.cards[card]
             if p.role != "jennifer" and c["role"] != p.role:
                 continue
@@ -722,16 +835,24 @@ def _step_actions(state: State, step: dict[str, Any]) -> list[Action]:
         return [{"type": "pay", "with": item} for item in _pay_options(state, p, step)]
     if kind == "ripple":
         out: list[Action] = [{"type": "ripple", "card": c} for c in p.hand]
+        if p.unseen:
+            out.append({"type": "ripple"})  # a card from the hand, face down, never named
         if step["paid"] >= step["low"]:
             out.append({"type": "pass"})
         return out
     if kind == "use":
         return [{"type": "use", "card": c} for c in _use_options(state, p, step)]
     if kind == "keep":
-        kept = combinations(step["drawn"], step["keep"])
-        return [{"type": "keep", "cards": list(k)} for k in kept]
+        if step["drawn"]:
+            kept = combinations(step["drawn"], step["keep"])
+            return [{"type": "keep", "cards": list(k)} for k in kept]
+        thrown = combinations(state.pool, step["got"] - step["keep"])  # drawn unseen
+        return [{"type": "keep", "discard": list(t)} for t in thrown]
     if kind == "george":
-        return [{"type": "discard", "card": c} for c in p.hand] + [{"type": "pass"}]
+        return [{"type": "discard", "card": c} for c in may_hold(state, p)] + [{"type": "pass"}]
+    if kind == "tally":
+        low, high = _tally_range(state, p)
+        return [{"type": "tally", "vp": vp} for vp in range(low, high + 1)]
     if kind == "steal":
         return [{"type": "steal", "from": name} for name in step["options"]]
     if kind == "extra":
@@ -744,28 +865,36 @@ def _pay_options(state: State, p: Player, step: dict[str, Any]) -> list[str]:
     due = step["due"]
     options: list[str] = []
     if step["unit"] == "power":
-        seen = set()
-        for card in p.hand:
-            if state.cards[card]["power"] > 0 and card not in seen:
-                seen.add(card)
+        for card in may_hold(state, p):
+            value = state.cards[card]["power"]
+            if value > 0 and (not p.unseen or value >= due or sum(
+                    _values(state, p, "power", card)) + CLOCK_POWER * p.clocks >= due - value):
                 options.append(card)
         if p.clocks:
             options.append("clock")
         return options
     keep = 0 if step["from_deck"] else step["low"]  # cards the ripple will still need
-    values = {c: state.cards[c]["clocks"] for c in p.hand}
-    for card, value in values.items():
+    others = held(p) - 1
+    for card in may_hold(state, p):
+        value = state.cards[card]["clocks"]
         if value <= 0:
             continue
-        rest = [v for c, v in values.items() if c != card]
+        rest = _values(state, p, "clocks", card)
         fewest = _min_cards(rest, due - value - CLOCK_TIME * p.clocks)
-        if fewest is not None and len(rest) - fewest >= keep:
+        if fewest is not None and others - fewest >= keep:
             options.append(card)
     if p.clocks:
         options.append("clock")
     if step["free"]:
         options.append("free")
     return options
+
+
+def _tally_range(state: State, p: Player) -> tuple[int, int]:
+    """The fewest and the most VP ``p``'s unnamed ripple cards can be worth together."""
+    values = sorted(state.cards[c]["vp"] for c in state.pool)
+    n = p.ripple_unseen
+    return sum(values[:n]), sum(values[len(values) - n:])
 
 
 def _use_options(state: State, p: Player, step: dict[str, Any]) -> list[str]:
@@ -785,7 +914,11 @@ def _use_options(state: State, p: Player, step: dict[str, Any]) -> list[str]:
 
 
 def sample_chance(state: State, rng: random.Random) -> Action:
-    """A random chance outcome: an event turned up, cards drawn, the card Biff draws."""
+    """A random chance outcome: an event turned up, cards drawn, the card Biff draws.
+
+    The cards are named while every card in play is known (a simulation); once a hand holds
+    unseen cards (a game recorded at the table), draws and Biff's card are counted only.
+    """
     step = state.pending[0] if state.pending else None
     if not step or not step.get("chance"):
         raise RuleError(_("no chance outcome is due now"))
@@ -794,14 +927,18 @@ def sample_chance(state: State, rng: random.Random) -> Action:
                 "event": rng.choice(state.hidden[step["era"]])}
     if step["step"] == "stolen":
         victim = state.player(step["from"])
+        if victim.unseen:
+            return {"type": "stolen", "from": victim.name}
         return {"type": "stolen", "from": victim.name, "card": rng.choice(victim.hand)}
+    typ = "deal" if step["why"] == "deal" else "draw"
+    if any(p.unseen or p.ripple_unseen for p in state.players):
+        return {"type": typ, "player": step["player"]}
     count = step["count"]
-    from_deck = min(count, len(state.deck))
-    cards = rng.sample(state.deck, from_deck)
+    from_deck = min(count, state.deck)
+    cards = rng.sample(state.pool, from_deck)  # every card is placed: the pool is the deck
     rest = min(count - from_deck, len(state.discard))
     if rest:
         cards += rng.sample(state.discard, rest)
-    typ = "deal" if step["why"] == "deal" else "draw"
     return {"type": typ, "player": step["player"], "cards": cards}
 
 
@@ -860,6 +997,7 @@ def _expected(state: State, step: dict[str, Any] | None) -> tuple[str, ...]:
         "george": ("discard", "pass"),
         "steal": ("steal",),
         "extra": ("extra", "pass"),
+        "tally": ("tally",),
     }[kind]
 
 
@@ -902,7 +1040,20 @@ def _waiting(state: State, step: dict[str, Any] | None) -> str:
         )
     if kind == "steal":
         return _("{player} (Biff) must first choose whom to steal from").format(player=player)
+    if kind == "tally":
+        return _("the game is over: {player} must first add up the VP of the ripple "
+                 "cards").format(player=player)
     return _("{player} must first take or refuse the extra card").format(player=player)
+
+
+def _not_held(state: State, p: Player, card: Any) -> str:
+    """Why ``card`` cannot come out of ``p``'s hand."""
+    if not isinstance(card, str):
+        return _("card: one of the cards in {player}'s hand").format(player=p.name)
+    if p.unseen and card in state.cards:
+        return _("{card} is {where}: it cannot be in {player}'s hand").format(
+            card=card_name(state, card), where=where(state, card), player=p.name)
+    return _("{card} is not in {player}'s hand").format(card=card, player=p.name)
 
 
 def _effect(effects: list[Effect], kind: str, text: str, **data: Any) -> None:
@@ -956,7 +1107,7 @@ def _do_reveal(state: State, action: Action, effects: list[Effect]) -> None:
     )
     if state.options["advanced"]:
         text += " - " + _(EFFECTS[e["effect"]][1])
-    _effect(effects, "event", text, era=era, event=event, role=e["role"],
+    _effect(effects, "event", text, era=era, event=event, role=e["role"], name=e.get("name"),
             effect=e.get("effect") if state.options["advanced"] else None)
 
 
@@ -967,68 +1118,95 @@ def _do_draw(state: State, action: Action, effects: list[Effect]) -> None:
         raise RuleError(_("{player} draws now").format(player=p.name))
     cards = action.get("cards")
     count = step["count"]
+    if cards is None:  # at the table: the cards stay unseen in the hand
+        _pop(state)
+        got = min(count, state.deck)
+        state.deck -= got
+        if got < count and state.discard:
+            _reshuffle(state, effects)
+            more = min(count - got, state.deck)
+            state.deck -= more
+            got += more
+        _land(state, p, step, None, got, effects)
+        return
     expected = min(count, _supply(state))
     if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
-        raise RuleError(_("cards: list the ids of the {n} card(s) drawn").format(n=expected))
+        raise RuleError(_("cards: list the ids of the {n} card(s) drawn, or leave cards out "
+                          "(cards nobody names)").format(n=expected))
     if len(cards) != expected:
         raise RuleError(_("{player} draws {n} card(s), not {m}").format(
             player=p.name, n=expected, m=len(cards)))
     if len(set(cards)) != len(cards):
         raise RuleError(_("a card cannot be drawn twice"))
-    from_deck = [c for c in cards if c in state.deck]
-    rest = [c for c in cards if c not in state.deck]
-    if len(from_deck) != min(count, len(state.deck)):
-        where = [c for c in rest if c not in state.discard]
-        if where:
-            raise RuleError(_("{cards} not in the deck").format(cards=", ".join(where)))
+    from_deck = [c for c in cards if c in state.pool]
+    rest = [c for c in cards if c not in state.pool]
+    if len(from_deck) != min(count, state.deck):
+        where_ = [c for c in rest if c not in state.discard]
+        if where_:
+            raise RuleError(_("{cards} not in the deck").format(cards=", ".join(where_)))
         raise RuleError(
             _("the deck still has {n} card(s): they are drawn before the discard pile is "
-              "shuffled").format(n=len(state.deck))
+              "shuffled").format(n=state.deck)
         )
     bad = [c for c in rest if c not in state.discard]
     if bad:
         raise RuleError(_("{cards} not in the deck").format(cards=", ".join(bad)))
     _pop(state)
     for c in from_deck:
-        state.deck.remove(c)
+        state.pool.remove(c)
+    state.deck -= len(from_deck)
     if rest or (len(from_deck) < count and state.discard):
-        state.deck = state.discard
-        state.discard = []
-        _effect(effects, "shuffle", _("SHUFFLE the discard pile: it is the new deck"))
+        _reshuffle(state, effects)
         for c in rest:
-            state.deck.remove(c)
-    _land(state, p, step, cards, effects)
+            state.pool.remove(c)
+        state.deck -= len(rest)
+    _land(state, p, step, cards, len(cards), effects)
 
 
-def _land(state: State, p: Player, step: dict[str, Any], cards: list[str],
+def _reshuffle(state: State, effects: list[Effect]) -> None:
+    state.pool.extend(state.discard)
+    state.deck += len(state.discard)
+    state.discard = []
+    _effect(effects, "shuffle", _("SHUFFLE the discard pile: it is the new deck"))
+
+
+def _land(state: State, p: Player, step: dict[str, Any], cards: list[str] | None, got: int,
           effects: list[Effect]) -> None:
-    """Cards drawn reach their place: a hand, or face down under the ripple token."""
+    """Cards drawn reach their place: a hand, or face down under the ripple token. ``cards``
+    names them (a simulation) or is None (the table: ``got`` cards nobody named)."""
     why = step["why"]
-    if len(cards) < step["count"]:
+    if got < step["count"]:
         state.exhausted = True
         _effect(effects, "empty", _("The deck is empty: the game ends after this round"))
     if why == "ripple":
-        p.ripple.extend(cards)
+        if cards is None:
+            p.ripple_unseen += got
+        else:
+            p.ripple.extend(cards)
         _effect(
             effects,
             "ripple",
             _("RIPPLE: {n} card(s) from the deck face down under {player}'s ripple token").format(
-                n=len(cards), player=p.name
+                n=got, player=p.name
             ),
             player=p.name,
-            count=len(cards),
+            count=got,
         )
         _place(state, p, step["card"], step["era"], effects)
         return
-    p.hand.extend(cards)
-    if why == "deal":
-        text = _("DEAL {n} cards to {player}").format(n=len(cards), player=p.name)
+    if cards is None:
+        p.unseen += got
     else:
-        text = _("{player}: DRAW {n}").format(player=p.name, n=len(cards))
-    _effect(effects, "draw", text, player=p.name, count=len(cards), why=why)
+        p.hand.extend(cards)
+    if why == "deal":
+        text = _("DEAL {n} cards to {player}").format(n=got, player=p.name)
+    else:
+        text = _("{player}: DRAW {n}").format(player=p.name, n=got)
+    _effect(effects, "draw", text, player=p.name, count=got, why=why)
     keep = step.get("keep")
-    if keep is not None and len(cards) > keep:
-        _push(state, {"step": "keep", "player": p.name, "drawn": list(cards), "keep": keep})
+    if keep is not None and got > keep:
+        _push(state, {"step": "keep", "player": p.name, "drawn": list(cards or []), "got": got,
+                      "keep": keep})
 
 
 def _do_stolen(state: State, action: Action, effects: list[Effect]) -> None:
@@ -1037,12 +1215,18 @@ def _do_stolen(state: State, action: Action, effects: list[Effect]) -> None:
     if "from" in action and action["from"] != victim.name:
         raise RuleError(_("Biff draws from {victim} now").format(victim=victim.name))
     card = action.get("card")
-    if not isinstance(card, str) or card not in victim.hand:
-        raise RuleError(_("card: one of the cards in {victim}'s hand").format(victim=victim.name))
+    if card is not None and not _holds(state, victim, card):
+        raise RuleError(_("card: one of the cards in {victim}'s hand, or leave card out (a "
+                          "card nobody names)").format(victim=victim.name))
     _pop(state)
     biff = state.player(step["player"])
-    victim.hand.remove(card)
-    biff.hand.append(card)
+    if card is None:  # at the table: Biff's player takes a card blind, nobody names it
+        _forget(state, victim)
+        victim.unseen -= 1
+        biff.unseen += 1
+    else:
+        _take(state, victim, card)
+        biff.hand.append(card)
     _effect(
         effects,
         "steal",
@@ -1079,7 +1263,7 @@ def _do_role(state: State, action: Action, effects: list[Effect]) -> None:
                       "why": "george"})
         steps.append({"step": "george", "player": p.name})
     elif role == "biff":
-        victims = [q.name for q in state.players if q is not p and q.hand]
+        victims = [q.name for q in state.players if q is not p and held(q)]
         if not victims:
             _effect(effects, "steal", _("BIFF: nobody has a card to steal"), player=p.name)
         elif len(victims) == 1:
@@ -1107,13 +1291,14 @@ def _do_discard(state: State, action: Action, effects: list[Effect]) -> None:
     step = state.pending[0]
     p = state.player(step["player"])
     card = action.get("card")
-    if not isinstance(card, str) or card not in p.hand:
-        raise RuleError(_("card: one of the cards in {player}'s hand").format(player=p.name))
+    if not _holds(state, p, card):
+        raise RuleError(_not_held(state, p, card))
     _pop(state)
-    p.hand.remove(card)
+    _take(state, p, card)
     state.discard.append(card)
     _effect(effects, "discard", _("GEORGE: {player} discards {card}").format(
-        player=p.name, card=card_name(state, card)), player=p.name, cards=[card])
+        player=p.name, card=card_name(state, card)), player=p.name, cards=[card],
+        faces=[face(state, card)])
     _push(state, {"step": "draw", "chance": True, "player": p.name, "count": 1, "why": "george"})
 
 
@@ -1244,8 +1429,8 @@ def _do_play(state: State, action: Action, effects: list[Effect]) -> None:
     p = state.current
     _no_clock_yet(state, p)
     card = _text(action, "card", _("the card played"))
-    if card not in p.hand:
-        raise RuleError(_("{card} is not in {player}'s hand").format(card=card, player=p.name))
+    if not _holds(state, p, card):
+        raise RuleError(_not_held(state, p, card))
     c = state.cards[card]
     if p.role != "jennifer" and c["role"] != p.role:
         raise RuleError(
@@ -1274,7 +1459,7 @@ def _do_play(state: State, action: Action, effects: list[Effect]) -> None:
         raise RuleError(_("pay: {card} costs no time here").format(card=card_name(state, card)))
     if p.role == "jennifer":
         state.turn["jennifer"] = True
-    p.hand.remove(card)
+    _take(state, p, card)
     low, high = cost["ripple"]
     _effect(
         effects,
@@ -1284,6 +1469,7 @@ def _do_play(state: State, action: Action, effects: list[Effect]) -> None:
             ripple=str(low) if low == high else f"{low}-{high}"
         ),
         player=p.name, card=card, era=era, time=cost["time"], ripple=[low, high],
+        face=face(state, card),
     )
     state.pending.append({
         "step": "pay", "player": p.name, "unit": "time", "due": cost["time"], "for": "play",
@@ -1325,10 +1511,11 @@ def _do_pay(state: State, action: Action, effects: list[Effect]) -> None:
             card=card_name(state, step["card"])), player=p.name)
     else:
         value = state.cards[item]["power" if step["unit"] == "power" else "clocks"]
-        p.hand.remove(item)
+        _take(state, p, item)
         state.discard.append(item)
         _effect(effects, "discard", _("{player}: DISCARD {card} ({value})").format(
-            player=p.name, card=card_name(state, item), value=value), player=p.name, cards=[item])
+            player=p.name, card=card_name(state, item), value=value), player=p.name, cards=[item],
+            faces=[face(state, item)])
     due = step["due"] - value
     if due > 0:
         state.pending[0] = {**step, "due": due}
@@ -1346,12 +1533,22 @@ def _pay_refusal(state: State, p: Player, step: dict[str, Any], item: str) -> st
         return _("{player} has no clock tower token to pay with").format(player=p.name)
     if item == "free":
         return _("only Marty's player pays no time, once a turn, for a Marty card")
-    if item not in p.hand:
-        return _("{card} is not in {player}'s hand").format(card=item, player=p.name)
+    if not _holds(state, p, item):
+        return _not_held(state, p, item)
     if state.cards[item][unit if unit == "power" else "clocks"] <= 0:
         if unit == "power":
             return _("{card} has no power: it pays nothing").format(card=card_name(state, item))
         return _("{card} shows no clock: it pays no time").format(card=card_name(state, item))
+    key = "power" if unit == "power" else "clocks"
+    value = state.cards[item][key]
+    left = step["due"] - value
+    rest = _values(state, p, key, item)
+    tokens = (CLOCK_POWER if unit == "power" else CLOCK_TIME) * p.clocks
+    if _min_cards(rest, left - tokens) is None:
+        words = _("power") if unit == "power" else _("time")
+        return _("{card} pays {value}: {player}'s other cards and tokens cannot pay the {left} "
+                 "{unit} left").format(card=card_name(state, item), value=value, player=p.name,
+                                       left=left, unit=words)
     return _("paying with {card} would leave too few cards for the {n} ripple card(s) of "
              "{era}").format(card=card_name(state, item), n=step["low"], era=step["era"])
 
@@ -1374,11 +1571,19 @@ def _do_ripple(state: State, action: Action, effects: list[Effect]) -> None:
     step = state.pending[0]
     p = state.player(step["player"])
     card = action.get("card")
-    if not isinstance(card, str) or card not in p.hand:
-        raise RuleError(_("card: one of the cards in {player}'s hand, to lay face down").format(
-            player=p.name))
-    p.hand.remove(card)
-    p.ripple.append(card)
+    if card is None:  # at the table: a card from the hand, face down, never named
+        if not held(p):
+            raise RuleError(_("{player} has no card left to lay face down").format(
+                player=p.name))
+        _forget(state, p)
+        p.unseen -= 1
+        p.ripple_unseen += 1
+    elif _holds(state, p, card):
+        _take(state, p, card)
+        p.ripple.append(card)
+    else:
+        raise RuleError(_("card: one of the cards in {player}'s hand, to lay face down (or "
+                          "leave card out: nobody names it)").format(player=p.name))
     paid = step["paid"] + 1
     _effect(effects, "ripple", _("RIPPLE: {player} lays 1 card face down under the ripple "
                                  "token").format(player=p.name), player=p.name, count=1)
@@ -1412,7 +1617,8 @@ def _place(state: State, p: Player, card: str, era: str, effects: list[Effect]) 
     p.board[era].append(card)
     state.turn["played"] += 1
     _effect(effects, "placed", _("{player}: PUT {card} on your {era}").format(
-        player=p.name, card=card_name(state, card), era=era), player=p.name, card=card, era=era)
+        player=p.name, card=card_name(state, card), era=era), player=p.name, card=card, era=era,
+        face=face(state, card))
 
 
 def _do_complete(state: State, action: Action, effects: list[Effect]) -> None:
@@ -1496,11 +1702,12 @@ def _complete(state: State, p: Player, step: dict[str, Any], effects: list[Effec
     value = state.vps[token]["value"]
     _effect(effects, "complete", _("{player} completes {event} ({era}): +{value} VP").format(
         player=p.name, event=event_name(state, event), era=era, value=value),
-        player=p.name, event=event, era=era, value=value)
+        player=p.name, event=event, era=era, value=value, name=state.events[event].get("name"))
     _effect(effects, "instruction", _("{player}: TAKE the {era} event and its top VP token "
                                       "({value}); DISCARD {cards}").format(
         player=p.name, era=era, value=value,
-        cards=", ".join(card_name(state, c) for c in used)), player=p.name, cards=list(used))
+        cards=", ".join(card_name(state, c) for c in used)), player=p.name, cards=list(used),
+        faces=[face(state, c) for c in used])
     if state.hidden[era]:
         _push(state, {"step": "reveal", "chance": True, "era": era})
         return
@@ -1531,7 +1738,7 @@ def _do_shift(state: State, action: Action, effects: list[Effect]) -> None:
     state.turn["lorraine"] = True
     _effect(effects, "shift", _("LORRAINE: {player} moves {card} from {here} to {to}").format(
         player=p.name, card=card_name(state, card), here=here, to=to),
-        player=p.name, card=card, era=to)
+        player=p.name, card=card, era=to, face=face(state, card))
 
 
 def _do_clock(state: State, action: Action, effects: list[Effect]) -> None:
@@ -1586,23 +1793,39 @@ def _do_keep(state: State, action: Action, effects: list[Effect]) -> None:
     step = state.pending[0]
     p = state.player(step["player"])
     kept = action.get("cards")
+    thrown = action.get("discard")
     drawn = step["drawn"]
-    if (
-        not isinstance(kept, list)
-        or len(kept) != step["keep"]
-        or len(set(map(str, kept))) != len(kept)
-        or any(not isinstance(c, str) or c not in drawn for c in kept)
-    ):
-        raise RuleError(_("cards: keep {n} of the cards just drawn ({drawn})").format(
-            n=step["keep"], drawn=", ".join(drawn)))
+    drop = step["got"] - step["keep"]
+    if drawn and thrown is None:
+        if (
+            not isinstance(kept, list)
+            or len(kept) != step["keep"]
+            or len(set(map(str, kept))) != len(kept)
+            or any(not isinstance(c, str) or c not in drawn for c in kept)
+        ):
+            raise RuleError(_("cards: keep {n} of the cards just drawn ({drawn})").format(
+                n=step["keep"], drawn=", ".join(drawn)))
+        dropped = [c for c in drawn if c not in kept]
+    else:  # the cards given back are named (they go face up); the kept ones never are
+        fits = drawn.__contains__ if drawn else (lambda c: _holds(state, p, c))
+        if (
+            not isinstance(thrown, list)
+            or len(thrown) != drop
+            or len(set(map(str, thrown))) != len(thrown)
+            or any(not isinstance(c, str) or not fits(c) for c in thrown)
+        ):
+            raise RuleError(ngettext(
+                "discard: name the {n} card of those just drawn that {player} does not keep",
+                "discard: name the {n} cards of those just drawn that {player} does not keep",
+                drop).format(n=drop, player=p.name))
+        dropped = list(thrown)
     _pop(state)
-    dropped = [c for c in drawn if c not in kept]
     for c in dropped:
-        p.hand.remove(c)
+        _take(state, p, c)
         state.discard.append(c)
     _effect(effects, "discard", _("{player}: DISCARD {cards} (not kept)").format(
         player=p.name, cards=", ".join(card_name(state, c) for c in dropped)),
-        player=p.name, cards=dropped)
+        player=p.name, cards=dropped, faces=[face(state, c) for c in dropped])
 
 
 def _to_1955(state: State, effects: list[Effect]) -> None:
@@ -1617,7 +1840,7 @@ def _next_turn(state: State, effects: list[Effect]) -> None:
         return
     _effect(effects, "round_end", _("RETURN the role tiles"))
     if state.last_round or state.exhausted:
-        _finish(state, effects)
+        _end_game(state, effects)
         return
     state.start = (state.start + 1) % len(state.players)
     state.round += 1
@@ -1626,7 +1849,40 @@ def _next_turn(state: State, effects: list[Effect]) -> None:
     _begin_round(state, effects)
 
 
+def _end_game(state: State, effects: list[Effect]) -> None:
+    """The last round is over: ripple cards nobody named are turned up and counted, then the
+    game is scored."""
+    n = len(state.players)
+    seats = [state.players[(state.start + i) % n] for i in range(n)]
+    dark = [p for p in seats if p.ripple_unseen and p.ripple_vp is None]
+    if not dark:
+        _finish(state, effects)
+        return
+    state.phase = "tally"
+    state.pending = [{"step": "tally", "player": p.name, "count": p.ripple_unseen}
+                     for p in dark] + [{"step": "finish"}]
+    _effect(effects, "tally", _("GAME OVER: turn up your ripple cards and add up their VP"),
+            players=[p.name for p in dark])
+
+
+def _do_tally(state: State, action: Action, effects: list[Effect]) -> None:
+    step = state.pending[0]
+    p = state.player(step["player"])
+    vp = action.get("vp")
+    low, high = _tally_range(state, p)
+    if isinstance(vp, bool) or not isinstance(vp, int) or not low <= vp <= high:
+        raise RuleError(ngettext(
+            "vp: the VP printed on {player}'s {n} ripple card: {low} to {high}",
+            "vp: the VP printed on {player}'s {n} ripple cards added up: {low} to {high}",
+            p.ripple_unseen).format(player=p.name, n=p.ripple_unseen, low=low, high=high))
+    _pop(state)
+    p.ripple_vp = vp
+    _effect(effects, "tally_vp", _("{player}: ripple cards {vp} VP").format(
+        player=p.name, vp=vp), player=p.name, vp=vp)
+
+
 _INTERNAL = {
+    "finish": lambda state, step, effects: _finish(state, effects),
     "begin_round": lambda state, step, effects: _begin_round(state, effects),
     "next_role": lambda state, step, effects: _next_role(state, effects),
     "next_turn": lambda state, step, effects: _next_turn(state, effects),
@@ -1644,12 +1900,12 @@ def _advance(state: State, effects: list[Effect]) -> None:
             _INTERNAL[kind](state, step, effects)
         elif kind == "draw" and _supply(state) == 0:
             _pop(state)
-            _land(state, state.player(step["player"]), step, [], effects)
-        elif kind == "george" and not state.player(step["player"]).hand:
+            _land(state, state.player(step["player"]), step, [], 0, effects)
+        elif kind == "george" and not held(state.player(step["player"])):
             _pop(state)
-        elif kind == "stolen" and not state.player(step["from"]).hand:
+        elif kind == "stolen" and not held(state.player(step["from"])):
             _pop(state)
-        elif kind == "keep" and len(step["drawn"]) <= step["keep"]:
+        elif kind == "keep" and step["got"] <= step["keep"]:
             _pop(state)
         else:
             return
@@ -1662,7 +1918,7 @@ def score(state: State, p: Player) -> dict[str, int]:
     """A player's points by source: VP tokens, played cards, ripple cards, clock tokens."""
     tokens = sum(state.vps[t]["value"] for t in p.tokens)
     cards = sum(state.cards[c]["vp"] for era in ERAS for c in p.board[era])
-    ripple = sum(state.cards[c]["vp"] for c in p.ripple)
+    ripple = sum(state.cards[c]["vp"] for c in p.ripple) + (p.ripple_vp or 0)
     return {
         "tokens": tokens,
         "cards": cards,
@@ -1711,6 +1967,7 @@ _HANDLERS = {
     "keep": _do_keep,
     "extra": _do_extra,
     "pass": _do_pass,
+    "tally": _do_tally,
 }
 
 
@@ -1730,6 +1987,9 @@ def to_json(state: State) -> dict[str, Any]:
                 "events": list(p.events),
                 "clocks": p.clocks,
                 "role": p.role,
+                "unseen": p.unseen,
+                "ripple_unseen": p.ripple_unseen,
+                "ripple_vp": p.ripple_vp,
             }
             for p in state.players
         ],
@@ -1738,7 +1998,8 @@ def to_json(state: State) -> dict[str, Any]:
         "vps": state.vps,
         "options": state.options,
         "phase": state.phase,
-        "deck": list(state.deck),
+        "deck": state.deck,
+        "pool": list(state.pool),
         "discard": list(state.discard),
         "hidden": {era: list(v) for era, v in state.hidden.items()},
         "top": dict(state.top),
@@ -1759,7 +2020,8 @@ def to_json(state: State) -> dict[str, Any]:
 def from_json(data: dict[str, Any]) -> State:
     players = [
         Player(p["name"], list(p["hand"]), {era: list(v) for era, v in p["board"].items()},
-               list(p["ripple"]), list(p["tokens"]), list(p["events"]), p["clocks"], p["role"])
+               list(p["ripple"]), list(p["tokens"]), list(p["events"]), p["clocks"], p["role"],
+               p["unseen"], p["ripple_unseen"], p["ripple_vp"])
         for p in data["players"]
     ]
     return State(
@@ -1769,7 +2031,8 @@ def from_json(data: dict[str, Any]) -> State:
         data["vps"],
         data["options"],
         data["phase"],
-        list(data["deck"]),
+        data["deck"],
+        list(data["pool"]),
         list(data["discard"]),
         {era: list(v) for era, v in data["hidden"].items()},
         dict(data["top"]),
@@ -1797,7 +2060,7 @@ def _public_step(state: State, step: dict[str, Any]) -> dict[str, Any]:
     """What the table may know of the step it waits for (never the cards in a hand)."""
     out = {"step": step["step"]}
     for key in ("player", "era", "count", "unit", "due", "for", "to", "card", "low", "high",
-                "paid", "event", "keep", "from", "why", "chance"):
+                "paid", "event", "keep", "got", "from", "why", "chance"):
         if key in step:
             out[key] = step[key]
     if step["step"] == "use":
@@ -1811,19 +2074,21 @@ def view(state: State, observer: str | None = None) -> dict[str, Any]:
     """What ``observer`` may see (None: the public table, as on the OLED).
 
     Running scores count what lies open on the table; the ripple cards lie face down, so their
-    points are shown to their owner during the game and to everyone once it is over.
+    points are shown to their owner during the game and to everyone once they are turned up at
+    the end. ``hand`` and ``ripple`` are counts; ``you`` (an observer's own) names the cards the
+    companion knows and counts the unseen ones.
     """
     over = state.phase == "over"
     players = []
     for p in state.players:
         s = score(state, p)
-        shown = over or p.name == observer
+        shown = over or state.phase == "tally" or p.name == observer
         players.append({
             "name": p.name,
             "role": p.role,
-            "hand": len(p.hand),
+            "hand": held(p),
             "board": {era: list(p.board[era]) for era in ERAS},
-            "ripple": len(p.ripple),
+            "ripple": len(p.ripple) + p.ripple_unseen,
             "clocks": p.clocks,
             "tokens": [state.vps[t]["value"] for t in p.tokens],
             "events": list(p.events),
@@ -1866,7 +2131,7 @@ def view(state: State, observer: str | None = None) -> dict[str, Any]:
             "key": effect, "name": _(EFFECTS[effect][1]), "text": _(EFFECTS[effect][2]),
         },
         "eras": eras,
-        "deck": len(state.deck),
+        "deck": state.deck,
         "discard": len(state.discard),
         "players": players,
         "due": _public_step(state, state.pending[0]) if state.pending else None,
@@ -1878,7 +2143,8 @@ def view(state: State, observer: str | None = None) -> dict[str, Any]:
     if observer is not None and not over:
         me = next((p for p in state.players if p.name == observer), None)
         if me is not None:
-            out["you"] = {"name": me.name, "hand": list(me.hand), "ripple": list(me.ripple)}
+            out["you"] = {"name": me.name, "hand": list(me.hand), "unseen": me.unseen,
+                          "ripple": list(me.ripple), "ripple_unseen": me.ripple_unseen}
     return out
 
 
@@ -1920,12 +2186,26 @@ def label(state: State, action: Action) -> str:
         value = state.cards[item]["power" if step["unit"] == "power" else "clocks"]
         return _("{card} ({value})").format(card=card_name(state, item), value=value)
     if kind == "ripple":
+        if action.get("card") is None:
+            return _("LAY 1 CARD FACE DOWN")
         return _("RIPPLE {card}").format(card=card_name(state, action["card"]))
     if kind == "use":
         return _("USE {card}").format(card=card_name(state, action["card"]))
     if kind == "keep":
+        if "discard" in action:
+            return _("DISCARD {cards}").format(cards="+".join(card_name(state, c)
+                                                             for c in action["discard"]))
         return _("KEEP {cards}").format(cards="+".join(card_name(state, c)
                                                       for c in action["cards"]))
+    if kind == "tally":
+        return _("{vp} VP").format(vp=action["vp"])
+    if kind in ("deal", "draw"):
+        count = len(action["cards"]) if action.get("cards") else action.get("count", "")
+        return _("{player}: {n} CARD(S) DRAWN").format(player=action["player"], n=count)
+    if kind == "stolen":
+        return _("BIFF TOOK A CARD")
+    if kind == "reveal":
+        return event_name(state, action["event"]) if action.get("event") else _("EVENT")
     if kind == "discard":
         return _("DISCARD {card}").format(card=card_name(state, action["card"]))
     if kind == "steal":

@@ -51,11 +51,11 @@ class OutatimeTable(TitleTable):
         return state.free_dice
 
     def dice_expected(self) -> int | None:
+        # Only a roll's count is known: while dice are placed, the tray holds the free dice
+        # less those moved onto the DeLorean, and that difference is what the camera reads.
         state = self.match.state
         if state.phase == "roll" and self.match.actor() == CHANCE:
             return state.free_dice
-        if state.phase == "place" and not state.pending:
-            return len(state.roll)  # until some are moved onto the DeLorean
         return None
 
     # ------------------------------------------------------------------ readings

@@ -3,7 +3,10 @@
 - menu at the table: ``legal_actions`` + ``view`` for a six-player game recorded the table's
   way (no hidden card named, so every unseen card is on the menu): what a button press costs;
 - bot games: whole games of the title's bot, 2-6 players;
-- undo: rebuilding a 2,000-action game from its journal (UNDO replays the journal).
+- undo: rebuilding a 2,000-action game from its journal (UNDO replays the journal);
+- at the table: whole bot games through the table's own menus (Session, Table, screens), 2, 4
+  and 6 players: button presses per turn (every press counted: NEXT/PREV and CONFIRM) and the
+  seconds a game takes with every screen drawn.
 """
 
 from __future__ import annotations
@@ -86,7 +89,9 @@ def extras(say) -> dict[str, Any]:
     replay(setup, long_actions)
     replay_ms = (time.perf_counter() - t2) * 1000
     say(f"undo: a {len(long_actions)}-action game rebuilt from its journal in {replay_ms:.1f} ms")
+    table = table_games(say)
     return {
+        **table,
         "bot_games": len(games),
         "bot_median_actions": statistics.median(lengths),
         "menu_ms": round(menu_ms, 3),
@@ -94,3 +99,63 @@ def extras(say) -> dict[str, Any]:
         "replay_actions": len(long_actions),
         "replay_ms": round(replay_ms, 1),
     }
+
+
+def table_games(say, seeds: tuple[int, ...] = (1985, 7, 11)) -> dict[str, Any]:
+    """Bot games through the table's menus: presses per turn and seconds per game."""
+    presses = confirms = turns = 0
+    seconds = []
+    for players in (2, 4, 6):
+        for seed in seeds:
+            counted = table_game(players, seed)
+            presses += counted["presses"]
+            confirms += counted["confirms"]
+            turns += counted["turns"]
+            seconds.append(counted["seconds"])
+    per_turn = presses / turns
+    say(f"at the table: {len(seconds)} bot games through the menus, {per_turn:.1f} presses a "
+        f"turn ({confirms / turns:.1f} of them CONFIRM), median {statistics.median(seconds):.2f}"
+        f" s a game with every screen drawn")
+    return {"table_presses_per_turn": round(per_turn, 2),
+            "table_confirms_per_turn": round(confirms / turns, 2),
+            "table_game_s_median": round(statistics.median(seconds), 2)}
+
+
+def table_game(players: int, seed: int) -> dict[str, Any]:
+    """One bot game through the table loop (no display): presses, turns and seconds."""
+    from companion.journal import Journal
+    from companion.session import Session
+    from companion.sim import BOT_NAMES, ScriptedPresses
+    from companion.table import Table
+    from companion.titles.timeline.bots import TableBots
+
+    class Counting(ScriptedPresses):
+        count = 0
+        confirms = 0
+
+        def press(self, *names: str) -> None:
+            self.count += len(names)
+            self.confirms += names.count("confirm")
+            super().press(*names)
+
+    journal = Journal(":memory:")
+    try:
+        t0 = time.perf_counter()
+        session = Session(journal, BOT_NAMES[:players], lambda key: demo_pack(key),
+                          title="timeline")
+        presses = Counting()
+        bots = TableBots(session, None, presses, players, random.Random(seed))
+        loop = Table(session, buttons=[presses], dwell_s=0.0)
+        loop.boot()
+        for _step in range(100_000):
+            if session.match is not None and session.match.actor() == "terminal":
+                break
+            if not presses.pending:
+                bots.act()
+            loop.step()
+            loop.flush()
+        state = session.match.state
+        return {"presses": presses.count, "confirms": presses.confirms, "turns": state.turns,
+                "seconds": time.perf_counter() - t0, "winner": state.winner}
+    finally:
+        journal.close()

@@ -21,7 +21,8 @@ from __future__ import annotations
 import random
 from typing import Any
 
-from companion.titles.api import Action
+from companion.sim import SeatBots
+from companion.titles.api import CHANCE, Action
 from companion.titles.timeline.graph import B1
 
 
@@ -178,3 +179,96 @@ def _respond(mind: _Mind, actions: list[Action], rng: random.Random) -> Action:
 
 def _seat(mind: _Mind) -> int:
     return [p["name"] for p in mind.view["players"]].index(mind.me)
+
+
+# --------------------------------------------------------------------------- at the table
+
+
+def wants_new_id(rules: Any, state: Any, player: str) -> bool:
+    """Would ``player``'s bot take another ID card (only from what that player knows)?"""
+    mind = _Mind(rules, state, player)
+    return bool(mind.requires) and mind._distance(frozenset()) >= 3
+
+
+class TableBots(SeatBots):
+    """The Card Game's seats: each bot walks the table's menus like a player (type, card,
+    target; its name, then its Memo), knowing its own hand, and the simulated deck names the
+    cards it draws (the table's ``dealer``: a demo is a simulation).
+
+    Decisions the table takes for several players at once are asked of each of them in seat
+    order, each from their own view: the Memo window (does anyone play a Memo?) and the
+    identity mulligan (does anyone take another ID card?).
+    """
+
+    def __init__(self, *args: Any, **kwargs: Any):
+        super().__init__(*args, **kwargs)
+        self._plan: tuple[Any, list[str]] | None = None  # (state, menu items still to pick)
+
+    def act(self) -> None:
+        table = self.session.table
+        if table is not None and getattr(table, "dealer", False) is None:
+            match = self.session.match
+            table.dealer = lambda state: match.engine.sample_chance(state, self.rng)
+        super().act()
+
+    def decide(self, prompt, actor: str) -> None:
+        match = self.session.match
+        state = match.state
+        if self._plan is None or self._plan[0] is not state or not self._plan[1]:
+            self._plan = (state, self.session.table.path(self._action(match)))
+        label = self._plan[1].pop(0)
+        prompt = self.session.prompt()
+        if label not in prompt.options:
+            raise RuntimeError(f"the table offers no {label!r} in {prompt.title}: "
+                               f"{prompt.options}")
+        self._pick_option(prompt, label)
+
+    def _pick_option(self, prompt, label: str) -> None:
+        """Select ``label`` the short way round (NEXT or PREV), then CONFIRM, as a person
+        would."""
+        index = prompt.options.index(label) if label in prompt.options else 0
+        ahead = (index - prompt.selected) % len(prompt.options)
+        back = len(prompt.options) - ahead
+        presses = ["next"] * ahead if ahead <= back else ["prev"] * back
+        self.presses.press(*presses, "confirm")
+
+    def _action(self, match) -> Action:
+        """The whole decision now, as one action (the table asks for it in steps)."""
+        engine, state = match.engine, match.state
+        step = state.agenda[0]["step"]
+        if match.actor() == CHANCE:
+            return engine.sample_chance(state, self.rng)
+        if step == "mulligan":
+            for s in state.agenda:
+                if s["step"] == "mulligan" and wants_new_id(engine, state, s["player"]):
+                    return {"type": "mulligan", "player": s["player"]}
+            return {"type": "keep"}
+        if step == "respond":
+            return self._response(engine, state)
+        return _with_target(engine, state, bot(engine, state, self.rng), self.rng)
+
+    def _response(self, engine: Any, state: Any) -> Action:
+        """Each player asked, in seat order, from their own view: a Memo or a card, or pass
+        (nobody plays one: the table records one pass for all)."""
+        pending = len(state.stack)
+        while (state.phase != "over" and state.agenda and state.agenda[0]["step"] == "respond"
+               and len(state.stack) == pending):
+            answer = bot(engine, state, self.rng)
+            if answer["type"] != "pass":
+                return _with_target(engine, state, answer, self.rng)
+            state, _effects = engine.apply(state, answer)
+        return {"type": "pass"}
+
+
+def _with_target(engine: Any, state: Any, action: Action, rng: random.Random) -> Action:
+    """A play with the target its bot would choose next (the table asks for both at once)."""
+    if action["type"] != "play":
+        return action
+    content = state.content
+    card = action["card"]
+    inst = card if card in content.entry else content.copies[card][0]
+    if not content.target[content.card_id[inst]]:
+        return action
+    after, _effects = engine.apply(state, action)
+    target = bot(engine, after, rng)
+    return {**action, **{k: v for k, v in target.items() if k in ("event", "item", "pick")}}

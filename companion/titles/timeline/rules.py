@@ -990,6 +990,7 @@ def _do_play(state: State, action: Action, effects: list[Effect]) -> None:
         player=p.name,
         card=inst,
         card_type=card["type"],
+        name=card["name"],
     )
     if kind and target is None:
         _push(state, {"step": "target"}, *_window(state))
@@ -1050,7 +1051,8 @@ def _set_target(state: State, kind: str, target: Any, effects: list[Effect]) -> 
             state.deck -= 1
     _set_top(state, **{kind: target})
     text = _entry_text(state, state.stack[-1])
-    _effect(effects, "target", text, player=p.name, card=top["card"], **{kind: target})
+    _effect(effects, "target", text, player=p.name, card=top["card"], name=card["name"],
+            what=_target_words(state, state.stack[-1]), **{kind: target})
 
 
 def _entry_text(state: State, entry: dict[str, Any]) -> str:
@@ -1066,21 +1068,27 @@ def _entry_text(state: State, entry: dict[str, Any]) -> str:
             item=content.name(entry["card"]),
             flip=_flip_words(state, entry["event"]),
         )
+    name = content.entry[entry["card"]]["name"]
+    what = _target_words(state, entry)
+    return _("{card}: {what}").format(card=name, what=what) if what else name
+
+
+def _target_words(state: State, entry: dict[str, Any]) -> str:
+    """What a card being played does to its target: "FLIP A-2 · then A-6", "take Fax (Ben)"."""
+    content = state.content
     card = content.entry[entry["card"]]
-    name = card["name"]
     event = entry.get("event") or (card["linchpin"] if card["type"] == "doubleback" else None)
     if event:
-        return _("{card}: {flip}").format(card=name, flip=_flip_words(state, event))
+        return _flip_words(state, event)
     if entry.get("item"):
         holder = _holder_of(state, entry["item"])
-        verb = _("take") if card.get("steal") else _("discard")
-        return _("{card}: {verb} {item} ({player})").format(
-            card=name, verb=verb, item=content.name(entry["item"]),
-            player=holder.name if holder else "-",
-        )
+        words = _("take {item} ({player})") if card.get("steal") else _(
+            "discard {item} ({player})")
+        return words.format(item=content.name(entry["item"]),
+                            player=holder.name if holder else "-")
     if entry.get("pick"):
-        return _("{card}: play {pick}").format(card=name, pick=content.name(entry["pick"]))
-    return name
+        return _("play {pick}").format(pick=content.name(entry["pick"]))
+    return ""
 
 
 def _flip_words(state: State, event: str) -> str:
@@ -1169,6 +1177,11 @@ def _do_memo(state: State, action: Action, effects: list[Effect]) -> None:
         player=q.name,
         card=entry["card"],
         against=top["card"],
+        what=_entry_text(state, top),
+        against_kind=top["kind"],
+        against_player=top["player"],
+        against_name=state.content.name(top["card"]),
+        event=top.get("event"),
     )
 
 
@@ -1234,6 +1247,7 @@ def _do_use(state: State, action: Action, effects: list[Effect]) -> None:
         player=p.name,
         item=item,
         event=event,
+        name=state.content.name(item),
     )
 
 
@@ -1317,6 +1331,7 @@ def _do_claim(state: State, action: Action, effects: list[Effect]) -> None:
             ),
             player=p.name,
             id=ident,
+            character=character,
             met=False,
             wrong=[w["event"] for w in wrong],
         )
@@ -1329,6 +1344,7 @@ def _do_claim(state: State, action: Action, effects: list[Effect]) -> None:
         ),
         player=p.name,
         id=ident,
+        character=character,
         met=True,
         wrong=[],
     )
@@ -1445,7 +1461,8 @@ def _resolve(state: State, effects: list[Effect]) -> None:
             text = _("MEMO: {card} is cancelled - DISCARD it").format(
                 card=content.name(below["card"])
             )
-        _effect(effects, "cancel", text, player=below["player"], card=below["card"])
+        _effect(effects, "cancel", text, player=below["player"], card=below["card"],
+                name=content.name(below["card"]), what=below["kind"], event=below.get("event"))
         return
     if entry["kind"] == "use":
         state.discard += (entry["card"],)
@@ -1462,6 +1479,7 @@ def _resolve(state: State, effects: list[Effect]) -> None:
             _("{player}: PUT {card} in front of you").format(player=p.name, card=card["name"]),
             player=p.name,
             card=inst,
+            name=card["name"],
         )
         return
     state.discard += (inst,)  # everything but an Item is discarded once used
@@ -1582,11 +1600,11 @@ def _take_item(
         text = _("{player} TAKES {item} from {other}").format(
             player=p.name, item=name, other=holder.name
         )
-        _effect(effects, "steal", text, player=p.name, other=holder.name, item=item)
+        _effect(effects, "steal", text, player=p.name, other=holder.name, item=item, name=name)
     else:
         state.discard += (item,)
         text = _("{other}: DISCARD {item}").format(other=holder.name, item=name)
-        _effect(effects, "trash", text, player=p.name, other=holder.name, item=item)
+        _effect(effects, "trash", text, player=p.name, other=holder.name, item=item, name=name)
 
 
 def _replay(
@@ -1605,6 +1623,8 @@ def _replay(
                                                   where=where),
         player=p.name,
         card=pick,
+        name=picked["name"],
+        source=card["replay"],
     )
     state.stack = state.stack + ({"kind": "play", "card": pick, "player": p.name,
                                   "via": card["id"]},)

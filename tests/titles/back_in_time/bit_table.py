@@ -137,3 +137,27 @@ def next_turn(state: rules.State, turns: int = 1) -> rules.State:
             deck = state.queue[0]["deck"]
             state = play(state, {"type": "draw", "deck": deck, "card": state.decks[deck][0]})
     return state
+
+
+def table_session(journal, characters=("marty", "doc"),
+                  cards=("opp-01", "opp-02", "opp-03"), actions=(), pack=PACK):
+    """A table session (companion.session) whose game has these characters, Opportunity cards
+    and actions recorded in ``journal``; a card the tracker or a reward asks for is the first
+    of its pile unless the next scripted action draws it."""
+    from companion.match import Match
+    from companion.session import Session
+
+    names = list(NAMES[:len(characters)])
+    match = Match.new(journal, "back_in_time", names, {}, pack)
+    for name, character in zip(names, characters, strict=True):
+        match.push({"type": "character", "player": name, "character": character})
+    for card in cards:
+        match.push({"type": "draw", "deck": "opportunity", "card": card})
+    for i, action in enumerate(actions):
+        match.push(action)
+        if i + 1 < len(actions) and actions[i + 1]["type"] == "draw":
+            continue  # the script says which card
+        while match.state.queue and match.state.queue[0]["step"] == "draw":
+            deck = match.state.queue[0]["deck"]
+            match.push({"type": "draw", "deck": deck, "card": match.state.decks[deck][0]})
+    return Session(journal, names, lambda key: pack, title="back_in_time")

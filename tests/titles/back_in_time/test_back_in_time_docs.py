@@ -5,6 +5,7 @@ from __future__ import annotations
 import ast
 import json
 import re
+import subprocess
 import sys
 from pathlib import Path
 
@@ -58,7 +59,11 @@ def test_the_rules_import_only_the_standard_library_the_api_i18n_and_their_own_p
     pure = ("rules", "odds", "data", "bots")
     for name in pure:
         tree = ast.parse((TITLE / f"{name}.py").read_text())
+        lazy = {id(n) for f in tree.body if isinstance(f, ast.FunctionDef)
+                and f.name == "__getattr__" for n in ast.walk(f)}
         for node in ast.walk(tree):
+            if id(node) in lazy:
+                continue  # bots.TableBots: the table seats, imported only when asked for
             if isinstance(node, ast.Import):
                 modules = [a.name for a in node.names]
             elif isinstance(node, ast.ImportFrom):
@@ -84,3 +89,10 @@ def test_the_rules_import_only_the_standard_library_the_api_i18n_and_their_own_p
 
 
 IMPURE = {"time", "datetime", "os", "sys", "pathlib", "io", "subprocess", "socket", "secrets"}
+
+
+def test_the_pure_bot_does_not_pull_in_the_simulator_but_offers_the_table_seats():
+    code = ("import sys; from companion.titles.back_in_time import bots; "
+            "assert 'companion.sim' not in sys.modules and 'cv2' not in sys.modules; "
+            "from companion.sim import SeatBots; assert issubclass(bots.TableBots, SeatBots)")
+    subprocess.run([sys.executable, "-c", code], check=True, cwd=ROOT)

@@ -99,7 +99,8 @@ def table(
         p["hand"] = hand_ids[p["name"]]
         p["board"] = board_ids[p["name"]]
         p["clocks"] = clocks.get(p["name"], 0)
-    data["deck"] = deck_ids
+    data["pool"] = deck_ids
+    data["deck"] = len(deck_ids)
     data["cards"] = {k: v for k, v in data["cards"].items() if k not in spare}
     data["discard"] = discard_ids
     data["delorean"] = delorean
@@ -130,7 +131,7 @@ def outcome(state: rules.State) -> dict[str, Any]:
     if step["step"] == "stolen":
         return {"type": "stolen", "card": state.player(step["from"]).hand[0]}
     count = step["count"]
-    cards = state.deck[:count]
+    cards = state.pool[: min(count, state.deck)]
     cards += state.discard[: count - len(cards)]
     return {"type": "draw" if step["why"] != "deal" else "deal", "player": step["player"],
             "cards": cards}
@@ -161,3 +162,30 @@ def texts(effects: list[dict]) -> str:
 
 def types(state: rules.State) -> set[str]:
     return {a["type"] for a in rules.legal_actions(state)}
+
+
+def counted(state: rules.State, *names: str) -> rules.State:
+    """The same table as the companion knows it at the table: the named players' hands are
+    counts of unseen cards (their cards back among the unplaced ones)."""
+    data = rules.to_json(state)
+    for p in data["players"]:
+        if p["name"] in names:
+            data["pool"] += p["hand"]
+            p["unseen"] += len(p["hand"])
+            p["hand"] = []
+    return rules.from_json(data)
+
+
+def unnamed(action: dict[str, Any], state: rules.State | None = None) -> dict[str, Any]:
+    """``action`` as the table records it: drawn, stolen and ripple cards not named; a "keep"
+    as the cards given back (``state``: the state it applies to)."""
+    out = dict(action)
+    kind = out["type"]
+    if kind in ("deal", "draw"):
+        out.pop("cards", None)
+    elif kind in ("stolen", "ripple"):
+        out.pop("card", None)
+    elif kind == "keep" and "cards" in out:
+        drawn = state.pending[0]["drawn"]
+        out = {"type": "keep", "discard": [c for c in drawn if c not in out["cards"]]}
+    return out

@@ -184,7 +184,7 @@ def test_b_ripple_from_deck():
     assert "RIPPLE: 1 card(s) from the deck face down" in texts(effects)
     ana = state.player("Ana")
     assert ana.ripple == ["f03"] and ana.hand == [] and ana.board["1985"] == ["m85"]
-    assert "f03" not in state.deck
+    assert "f03" not in state.pool
 
 
 def test_b_ripple_from_deck_needs_cards_to_draw():

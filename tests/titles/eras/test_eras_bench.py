@@ -14,3 +14,4 @@ def test_bench_engine_prints_the_titles_numbers(capsys):
     assert result["actions_per_s"] > 0
     assert result["replay_actions"] > 0 and result["replay_ms"] > 0
     assert result["bot_game_rounds_median"] >= 1
+    assert result["table_game_s"] > 0 and result["table_presses_per_turn"] > 1

@@ -142,7 +142,7 @@ def test_empty_deck_reshuffles_the_discard_pile():
         rules.apply(state, {"type": "draw", "cards": ["f01", "f02"]})
     state, effects = rules.apply(state, {"type": "draw", "cards": ["f00", "f02"]})
     assert "SHUFFLE the discard pile: it is the new deck" in texts(effects)
-    assert state.deck == ["f01"] and state.discard == []
+    assert state.pool == ["f01"] and state.deck == 1 and state.discard == []
     assert state.player("Ana").hand == ["f00", "f02"] and not state.exhausted
 
 

@@ -56,10 +56,14 @@ def in_flight(state: rules.State) -> list[str]:
 def check_invariants(state: rules.State, views: bool = True) -> None:
     data = rules.to_json(state)
     # every character card is in exactly one place
-    places = list(state.deck) + list(state.discard) + in_flight(state)
+    places = list(state.pool) + list(state.discard) + in_flight(state)
     for p in state.players:
         places += p.hand + p.ripple + [c for era in rules.ERAS for c in p.board[era]]
     assert Counter(places) == Counter(list(state.cards)), "a card is lost or doubled"
+    # the unplaced cards are the deck, the unseen cards in hands and the unnamed ripple cards
+    unseen = sum(p.unseen + p.ripple_unseen for p in state.players)
+    assert len(state.pool) == state.deck + unseen
+    assert all(p.unseen >= 0 and p.ripple_unseen >= 0 for p in state.players)
     # every event and every VP token too
     events = [e for era in rules.ERAS for e in state.hidden[era]]
     events += [e for e in state.top.values() if e] + [e for p in state.players for e in p.events]

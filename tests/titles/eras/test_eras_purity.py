@@ -1,5 +1,7 @@
 """The era game's rules and bot are pure: they import only the standard library, the State API,
-the gettext helper and pure modules of their own folder (no I/O, no clock, no hidden chance)."""
+the gettext helper and pure modules of their own folder (no I/O, no clock, no hidden chance).
+The bots module also holds the simulator's seat driver (``TableBots``), which builds on the
+simulator's ``SeatBots`` and reads the recorded setup; the bot itself uses neither."""
 
 from __future__ import annotations
 
@@ -27,15 +29,29 @@ def imports(path: Path) -> set[str]:
     return found
 
 
+SEATS = {"companion.sim", "companion.match"}  # for TableBots only
+
+
 @pytest.mark.parametrize("module", ["rules.py", "bots.py"])
 def test_rules_and_bot_import_only_pure_modules(module):
+    allowed = ALLOWED | (SEATS if module == "bots.py" else set())
     for name in imports(FOLDER / module):
         top = name.split(".")[0]
         if top == "companion":
-            assert name in ALLOWED, name
+            assert name in allowed, name
         else:
             assert top in sys.stdlib_module_names, name
             assert top not in CLOCKS_AND_IO, name
+
+
+def test_only_the_seat_driver_uses_the_simulator():
+    tree = ast.parse((FOLDER / "bots.py").read_text())
+    seat = next(n for n in tree.body if isinstance(n, ast.ClassDef) and n.name == "TableBots")
+    inside = {id(n) for n in ast.walk(seat)}
+    uses = [n.lineno for n in ast.walk(tree) if id(n) not in inside and (
+        (isinstance(n, ast.Name) and n.id == "SeatBots")
+        or (isinstance(n, ast.ImportFrom) and n.module == "companion.match"))]
+    assert uses == [], f"bots.py lines {uses} use the simulator outside TableBots"
 
 
 def test_rules_draw_no_chance_of_their_own():

@@ -74,7 +74,7 @@ def test_setup_deals_five_cards_each_unless_the_hand_option_says():
     for _ in range(3):
         state, _ = rules.apply(state, outcome(state))
     with pytest.raises(RuleError, match="draws 5 card"):
-        rules.apply(state, {"type": "deal", "player": "Ana", "cards": state.deck[:4]})
+        rules.apply(state, {"type": "deal", "player": "Ana", "cards": state.pool[:4]})
 
 
 def test_two_to_six_players():

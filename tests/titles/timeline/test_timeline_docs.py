@@ -79,7 +79,8 @@ def _imports(path: Path) -> set[str]:
 
 def test_the_engine_is_pure():
     """rules, graph, model and bots import only the standard library, the State API, the
-    translations and each other."""
+    translations and each other (bots also the simulator's seat base class, for the bots that
+    sit at the simulated table)."""
     import sys
 
     for name in ("rules", "graph", "model", "bots"):
@@ -87,6 +88,7 @@ def test_the_engine_is_pure():
             top = module.split(".")[0]
             ok = (
                 module in ALLOWED
+                or (name == "bots" and module == "companion.sim")
                 or module.startswith("companion.titles.timeline.")
                 and module.rsplit(".", 1)[1] in ("rules", "graph", "model")
                 or (top != "companion" and top in sys.stdlib_module_names)
@@ -96,3 +98,45 @@ def test_the_engine_is_pure():
     source = (TITLE / "rules.py").read_text()
     for word in ("time.", "datetime", "open(", "random.random", "random.choice", "os."):
         assert word not in source.replace("rng.", ""), word
+
+
+def test_at_the_table_quotes_the_screens_and_menus_as_the_table_shows_them():
+    """The words the title page quotes are the words a demo-pack game at the table shows."""
+    from companion.content import demo_pack
+    from companion.journal import Journal
+    from companion.session import Session
+
+    doc = (ROOT / "docs/titles/timeline.md").read_text().split("## At the table", 1)[1]
+    doc = doc.split("## Worked example", 1)[0]
+    flat = " ".join(doc.split())
+    journal = Journal(":memory:")
+    try:
+        session = Session(journal, ["Ana", "Ben"], demo_pack, title="timeline")
+        shown: list[str] = []
+
+        def choose(label: str) -> None:
+            for _ in range(40):
+                prompt = session.prompt()
+                shown.extend([prompt.title, *prompt.lines, *prompt.options])
+                if prompt.options[prompt.selected].startswith(label):
+                    session.press("confirm")
+                    return
+                session.press("next")
+            raise AssertionError(label)
+
+        for label in ("2:", "DEALT", "ALL KEEP", "DONE", "Time Machine", "Time Train", "B-1",
+                      "NO MEMO", "MYSTERIOUS FORCES"):
+            choose(label)
+        shown.extend([session.prompt().title, *session.prompt().options])
+    finally:
+        journal.close()
+    quotes = ["KEEP YOUR IDs?", "ALL KEEP", "ANA: NEW ID", "then CONFIRM", "ANA: PLAY",
+              "Time Machine", "Power Action", "DRAW INSTEAD", "FLIP WHICH LINCHPIN?",
+              "Time Train on B-1", "clock: 20%", "CONFIRM: none", "B-1 CARD? (20% CLOCK)",
+              "MYSTERIOUS FORCES", "THE CLOCK"]
+    for quote in quotes:
+        assert quote in shown, quote
+        assert quote in flat, quote
+    for image in ("img/timeline-flip.png", "img/timeline-memo.png"):
+        assert image in doc
+        assert (ROOT / "docs/titles" / image).stat().st_size < 4000

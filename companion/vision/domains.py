@@ -1,0 +1,131 @@
+"""Domains the reader is scored on, for the leave-one-domain-out protocol.
+
+A domain is a set of labelled frames that share a table, a light and a kind of die:
+
+* ``shoot-1``, ``shoot-2``: the two photo shoots of the dev photos (split by the date in
+  their file names);
+* ``photo-dice-on-FAMILY``: real dice cut from the dev photos, laid on a table of that
+  family (``scenes.FAMILIES``): the dice are real, the table is one the photos never show
+  (frames as ordinary photos of a game night: ``SceneMaker(harsh=False)``);
+* ``render-FAMILY``: rendered dice of any colour, size and plastic on that family;
+* ``stress-FAMILY``: both kinds of dice on that family under the teaching generator's whole
+  range (dice of 14-120 pixels, dim light, motion blur, heavy JPEG, a camera tilted 45
+  degrees): harder than a game night should be;
+* ``altered-shoot-N``: the photos of a shoot as another room and camera would take them
+  (warm or dim light, a tilted camera, heavy JPEG, noise).
+
+Scene domains are drawn from seeds at and above ``scenes.HELD_SEEDS``, which no training
+uses. Whether a domain is truly unseen depends on what the networks learned from: the
+protocol (``calibration/generalisation.py``) trains with a domain left out and scores on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from pathlib import Path
+
+import cv2
+import numpy as np
+
+from .labeled import Box, LabeledImage, load_labeled_dir
+from .scenes import FAMILIES, HELD_SEEDS, PhotoDie, SceneMaker, photo_dice, scene_item
+
+Frame = tuple[np.ndarray, LabeledImage]
+
+
+def shoots(items: Sequence[LabeledImage]) -> dict[str, list[LabeledImage]]:
+    """Photos grouped by shoot: the date in ``IMG_YYYYMMDD_*`` names, in date order."""
+    days = sorted({_day(it) for it in items})
+    return {f"shoot-{k + 1}": [it for it in items if _day(it) == d] for k, d in enumerate(days)}
+
+
+def _day(item: LabeledImage) -> str:
+    parts = item.image.name.split("_")
+    return parts[1] if len(parts) >= 3 else ""
+
+
+def photo_frames(items: Sequence[LabeledImage]) -> Iterator[Frame]:
+    for item in items:
+        image = cv2.imread(str(item.image))
+        if image is not None:
+            yield image, item
+
+
+def scene_frames(family: str, frames: int, seed: int, photo: Sequence[PhotoDie] = (),
+                 width: int = 640, height: int = 480, harsh: bool = False,
+                 photo_share: float = 1.0) -> Iterator[Frame]:
+    """Held-apart scenes of one table family; with ``photo`` real dice (``photo_share`` of
+    them), otherwise rendered ones; ``harsh``: the teaching generator's whole range."""
+    maker = SceneMaker(seed=HELD_SEEDS + seed, families=(family,), photo=photo,
+                       photo_share=photo_share if photo else 0.0, d6_only=True, harsh=harsh)
+    for k in range(frames):
+        scene = maker.render(width, height, n_dice=int(maker.rng.integers(1, 9)))
+        yield scene.image, scene_item(scene, f"{family}-{seed}-{k:03d}")
+
+
+def alter(image: np.ndarray, item: LabeledImage, rng: np.random.Generator) -> Frame:
+    """A photo as another room and camera would take it: warm, cold or dim light, a
+    tilted camera (labels moved with it), noise and JPEG."""
+    h, w = image.shape[:2]
+    f = image.astype(np.float32)
+    kind = rng.random()
+    if kind < 0.33:
+        f *= np.array([0.65, 0.9, 1.15], np.float32)
+    elif kind < 0.66:
+        f = 255.0 * (f / 255.0) ** 1.6 * 0.6
+    else:
+        f *= np.array([1.15, 1.0, 0.8], np.float32)
+    # tilt: the far edge shortened by up to a third
+    inset = w * rng.uniform(0.05, 0.17)
+    src = np.float32([[0, 0], [w, 0], [w, h], [0, h]])
+    dst = np.float32([[inset, h * 0.08], [w - inset, h * 0.08], [w, h], [0, h]])
+    if rng.random() < 0.5:
+        dst = np.float32([w, h]) - dst[[2, 3, 0, 1]]
+    m = cv2.getPerspectiveTransform(src, dst)
+    f = cv2.warpPerspective(f, m, (w, h), borderMode=cv2.BORDER_REFLECT)
+    f += rng.normal(0, 4, f.shape).astype(np.float32)
+    out = np.clip(f, 0, 255).astype(np.uint8)
+    ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY, int(rng.integers(40, 80))])
+    out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
+
+    def move(b: Box) -> Box:
+        pts = np.float32([[[b.cx, b.cy]], [[b.cx - b.w / 2, b.cy - b.h / 2]],
+                          [[b.cx + b.w / 2, b.cy + b.h / 2]]])
+        p = cv2.perspectiveTransform(pts, m)[:, 0]
+        return Box(float(p[0][0]), float(p[0][1]), float(abs(p[2][0] - p[1][0])),
+                   float(abs(p[2][1] - p[1][1])), b.face)
+
+    return out, LabeledImage(item.image, tuple(move(b) for b in item.boxes),
+                             tuple(move(b) for b in item.ignore))
+
+
+def domains(dev: str | Path | None, frames: int = 30, seed: int = 0,
+            families: Sequence[str] = FAMILIES) -> dict[str, Callable[[], Iterator[Frame]]]:
+    """Every domain by name, each a function giving its frames (made when asked)."""
+    out: dict[str, Callable[[], Iterator[Frame]]] = {}
+    by_shoot: dict[str, list[LabeledImage]] = {}
+    if dev is not None and (Path(dev) / "images").is_dir():
+        _, items = load_labeled_dir(dev)
+        by_shoot = shoots(items)
+    for name, its in by_shoot.items():
+        out[name] = lambda its=its: photo_frames(its)
+    for name, its in by_shoot.items():
+        def altered(its=its, name=name) -> Iterator[Frame]:
+            rng = np.random.default_rng(seed + 11)
+            for image, item in photo_frames(its):
+                yield alter(image, item, rng)
+        out[f"altered-{name}"] = altered
+    bank: list[PhotoDie] = []
+    if by_shoot:
+        bank = photo_dice([it for its in by_shoot.values() for it in its])
+    for k, family in enumerate(families):
+        out[f"render-{family}"] = (lambda family=family, k=k:
+                                   scene_frames(family, frames, seed * 100 + k))
+        if bank:
+            out[f"photo-dice-on-{family}"] = (lambda family=family, k=k:
+                                              scene_frames(family, frames, seed * 100 + 50 + k,
+                                                           bank))
+        out[f"stress-{family}"] = (lambda family=family, k=k:
+                                   scene_frames(family, frames, seed * 100 + 80 + k, bank,
+                                                harsh=True, photo_share=0.5))
+    return out

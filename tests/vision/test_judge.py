@@ -1,0 +1,134 @@
+"""Tables the reader never saw: the scene generator, the judge and its calibration, the
+held-apart domains."""
+
+from __future__ import annotations
+
+import json
+
+import numpy as np
+import pytest
+
+from companion.vision import DiceReader
+from companion.vision.domains import domains
+from companion.vision.judge import (
+    Judge,
+    expected_calibration_error,
+    fit_platt,
+    fit_temperature,
+    reliability,
+    sigmoid,
+    softmax,
+)
+from companion.vision.scenes import FAMILIES, HELD_SEEDS, SceneMaker
+from companion.vision.targets import pooled
+
+from .conftest import extra_dice
+
+
+def test_scenes_are_reproducible_by_seed_and_cover_every_family() -> None:
+    a = SceneMaker(seed=5).render(320, 240, n_dice=4)
+    b = SceneMaker(seed=5).render(320, 240, n_dice=4)
+    c = SceneMaker(seed=6).render(320, 240, n_dice=4)
+    assert np.array_equal(a.image, b.image) and a.dice == b.dice
+    assert not np.array_equal(a.image, c.image)
+    maker = SceneMaker(seed=1, tilt=0.0, hands=0.0)
+    for family in FAMILIES:
+        scene = maker.render(320, 240, n_dice=3, family=family, die_side=30)
+        assert scene.family == family and len(scene.dice) == 3
+        assert all(0 <= d.x < 320 and 0 <= d.y < 240 and 25 < d.side < 35 for d in scene.dice)
+    with pytest.raises(ValueError, match="unknown table families"):
+        SceneMaker(families=("marble",))
+
+
+def test_ordinary_scenes_keep_dice_of_a_usual_size_and_a_mild_tilt() -> None:
+    maker = SceneMaker(seed=2, harsh=False)
+    assert maker.sides == (20.0, 64.0) and maker.tilt == 30.0
+    sides = [d.side for _ in range(6) for d in maker.render(320, 240, n_dice=3).dice]
+    assert min(sides) > 20 * 0.6 and max(sides) < 64 * 1.3  # a tilt shrinks the far dice
+
+
+def test_temperature_and_platt_scaling_recover_how_sure_the_scores_are() -> None:
+    rng = np.random.default_rng(0)
+    true = rng.normal(0, 2.0, (4000, 6))
+    faces = np.array([rng.choice(6, p=p) for p in softmax(true)])
+    assert fit_temperature(true * 2.5, faces) == pytest.approx(2.5, rel=0.1)
+    logit = rng.normal(0, 3, 20000)
+    y = rng.random(20000) < sigmoid(0.5 * logit + 0.3)
+    a, b = fit_platt(logit, y)
+    assert a == pytest.approx(0.5, abs=0.05) and b == pytest.approx(0.3, abs=0.08)
+
+
+def test_reliability_tells_a_calibrated_score_from_an_overconfident_one() -> None:
+    rng = np.random.default_rng(1)
+    conf = rng.uniform(0, 1, 20000)
+    right = rng.random(20000) < conf
+    assert expected_calibration_error(conf, right) < 0.02
+    boastful = np.clip(conf + 0.3, 0, 1)
+    assert expected_calibration_error(boastful, right) > 0.2
+    rel = reliability(conf, right, bins=5)
+    assert len(rel) == 5 and sum(n for _, _, n in rel) == 20000
+    assert all(abs(m - r) < 0.03 for m, r, _ in rel)
+
+
+def test_the_shipped_judge_is_fitted_on_the_shipped_networks() -> None:
+    reader = DiceReader("d6")
+    assert reader.judge is not None and reader.unknown_below == reader.judge.unknown_below
+    assert DiceReader("d6", judge=False).judge is None
+    assert DiceReader("outatime").judge is None  # no judge file for the rendered sets
+
+
+def test_a_judge_taught_on_other_networks_is_not_used(tmp_path) -> None:
+    data = json.loads(Judge.for_set("d6").path.read_text(encoding="utf-8"))
+    data["fingerprints"]["finder"] = "0" * 16
+    path = tmp_path / "judge.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert DiceReader("d6", judge=path).judge is None
+
+
+def test_a_reading_is_as_sure_as_die_and_face_together() -> None:
+    scene = SceneMaker(seed=HELD_SEEDS + 7, families=("felt",), harsh=False,
+                       d6_only=True).render(640, 480, n_dice=4)
+    reader = DiceReader("d6")
+    c = reader.candidates(scene.image)
+    proposed = c.p_die >= reader.judge.die_below
+    dice = reader.read(scene.image)
+    assert len(dice) == int(proposed.sum())
+    expected = sorted(float(c.p_die[i] * c.p_faces[i].max()) for i in np.flatnonzero(proposed))
+    assert sorted(d.confidence for d in dice) == pytest.approx(expected, abs=1e-6)
+    assert all((d.face == "?") == (d.confidence < reader.unknown_below) for d in dice)
+
+
+@pytest.mark.parametrize("family", ["board", "paper"])
+def test_the_judge_turns_down_print_that_the_networks_take_for_dice(family: str) -> None:
+    # Held-apart scenes (seeds no training used) of busy printed tables.
+    frames = list(domains(None, frames=12)[f"render-{family}"]())
+    alone, judged = DiceReader("d6", judge=False), DiceReader("d6")
+    phantoms = {"alone": 0, "judged": 0}
+    found = 0
+    for image, item in frames:
+        truth = [type("T", (), {"x": b.cx, "y": b.cy, "side": b.w / 1.15, "face": b.face})()
+                 for b in item.boxes]
+        phantoms["alone"] += extra_dice(alone.read(image), truth)
+        got = judged.read(image)
+        phantoms["judged"] += extra_dice(got, truth)
+        found += len(got) - extra_dice(got, truth)
+    assert phantoms["alone"] >= 5
+    assert phantoms["judged"] <= phantoms["alone"] / 2, phantoms
+    assert found >= 0.6 * sum(len(item.boxes) for _, item in frames)
+
+
+def test_domains_without_photos_are_the_rendered_ones() -> None:
+    names = list(domains(None, frames=1))
+    assert names == [f"{kind}-{f}" for f in FAMILIES for kind in ("render", "stress")]
+
+
+def test_pooled_scores_weigh_each_domain_by_its_dice() -> None:
+    a = {"labelled_dice": 100, "recall": 1.0, "precision": 0.5, "die_accuracy": 0.9,
+         "roll_accuracy": 0.5, "images": 10}
+    b = {"labelled_dice": 300, "recall": 0.5, "precision": 1.0, "die_accuracy": 0.5,
+         "roll_accuracy": 0.0, "images": 30}
+    p = pooled({"a": a, "b": b}, ["a", "b"])
+    assert p["dice"] == 400
+    assert p["die"] == pytest.approx((90 + 150) / 400)
+    assert p["precision"] == pytest.approx(250 / (250 + 100))  # 100 extras, all from a
+    assert p["roll"] == pytest.approx(5 / 40)

@@ -1,0 +1,120 @@
+"""What the table knows helps the reader: the number of dice rolled and the tray before the
+roll (``DiceReader.analyse(expected=, background=)``, ``SettleWatcher.expect``)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import cv2
+import numpy as np
+import pytest
+
+from companion.vision import DiceReader, Settler, SettleWatcher, SyntheticTray
+
+from .conftest import extra_dice
+
+
+def _scene(seed: int = 5):
+    """A tray holding one die (lying there before the roll) and, after the roll, the same
+    tray with three more dice: patches of another render of the same table and light."""
+    tray = SyntheticTray("d6", seed=seed, keep_scene=True)
+    before, old = tray.render(n_dice=1, touching=0.0, glare=0.0)
+    other, new = tray.render(n_dice=6, touching=0.0, glare=0.0)
+    after = before.copy()
+    added = []
+    for d in new:
+        if np.hypot(d.x - old[0].x, d.y - old[0].y) < 2.5 * d.side or len(added) == 3:
+            continue
+        r = int(d.side)
+        ys, xs = slice(int(d.y) - r, int(d.y) + r), slice(int(d.x) - r, int(d.x) + r)
+        after[ys, xs] = other[ys, xs]
+        added.append(d)
+    assert len(added) == 3
+    return before, after, old, added
+
+
+def test_told_the_count_the_reader_proposes_that_many_and_says_what_it_saw() -> None:
+    _, after, old, added = _scene()
+    reader = DiceReader("d6")
+    alone = reader.analyse(after)
+    assert len(alone.dice) == 4 and alone.expected is None and not alone.count_differs
+    told = reader.analyse(after, expected=2)
+    assert len(told.dice) == 2
+    assert told.expected == 2 and told.seen == 4 and told.count_differs
+    right = reader.analyse(after, expected=4)
+    assert len(right.dice) == 4 and right.seen == 4 and not right.count_differs
+    assert reader.analyse(after, expected=0).dice == ()
+
+
+def test_a_blob_that_was_there_before_the_roll_is_not_proposed() -> None:
+    before, after, old, added = _scene()
+    reader = DiceReader("d6")
+    result = reader.analyse(after, background=before)
+    assert len(result.dice) == 3
+    assert extra_dice(result.dice, added) == 0
+    assert sorted(d.face for d in result.dice) == sorted(d.face for d in added)
+
+
+def test_the_watcher_learns_the_tray_before_an_announced_roll() -> None:
+    before, after, old, added = _scene()
+    watcher = SettleWatcher(DiceReader("d6"), Settler(frames=2))
+    watcher.expect(3)
+    for _ in range(3):
+        watcher.feed(before)  # still, before the roll: the tray as it was
+    assert watcher.background is not None
+    moving = np.zeros_like(before)
+    watcher.feed(moving)  # the roll: everything moves
+    readings = [r for _ in range(4) if (r := watcher.feed(after))]
+    assert len(readings) == 1
+    assert sorted(readings[0].faces()) == sorted(d.face for d in added)
+    assert "seen" not in readings[0].extra
+
+
+def test_the_watcher_says_when_it_sees_another_number_than_rolled() -> None:
+    before, after, _, _ = _scene()
+    watcher = SettleWatcher(DiceReader("d6"), Settler(frames=2))
+    watcher.expect(2)
+    for _ in range(2):
+        watcher.feed(before)  # the tray before the roll, with one die lying in it
+    readings = [r for _ in range(4) if (r := watcher.feed(after))]
+    assert len(readings) == 1
+    assert len(readings[0].dice) == 2
+    # three new dice where two were rolled (the one lying there before is not counted)
+    assert readings[0].extra == {"expected": 2, "seen": 3}
+
+
+def test_an_empty_still_tray_becomes_the_background() -> None:
+    tray = SyntheticTray("d6", seed=9, keep_scene=True)
+    empty, _ = tray.render(n_dice=0)
+    watcher = SettleWatcher(DiceReader("d6"))
+    for _ in range(3):
+        watcher.feed(empty)
+    assert watcher.background is not None
+    assert np.abs(watcher.background - empty).max() < 1.0
+    watcher.feed(cv2.resize(empty, (320, 240)))  # another camera size: learnt again
+    assert watcher.background is None or watcher.background.shape[:2] == (240, 320)
+
+
+def test_expect_refuses_a_count_that_is_not_one() -> None:
+    watcher = SettleWatcher(DiceReader("d6"))
+    with pytest.raises(ValueError, match="whole number"):
+        watcher.expect(-1)
+    watcher.expect(None)
+    assert watcher.expected is None
+
+
+def test_read_expect_on_the_command_line(tmp_path) -> None:
+    _, after, _, _ = _scene()
+    path = tmp_path / "tray.png"
+    cv2.imwrite(str(path), after)
+    out = subprocess.run([sys.executable, "-m", "companion", "read", "--expect", "3",
+                          str(path)], capture_output=True, text=True, check=True)
+    line = json.loads(out.stdout.strip().splitlines()[-1])
+    assert len(line["dice"]) == 3
+    assert line["expected"] == 3 and line["seen"] == 4
+    bad = subprocess.run([sys.executable, "-m", "companion", "read", "--expect", "-2",
+                          str(path)], capture_output=True, text=True)
+    assert bad.returncode != 0
+    assert "--expect -2" in bad.stderr and "Traceback" not in bad.stderr
