@@ -145,7 +145,16 @@ def load(path: str | Path | None = None) -> dict[str, Any]:
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(_("{path}: cannot read ({reason})").format(path=path,
                                                                      reason=exc)) from exc
-    return merge(config, user, str(path))
+    merged = merge(config, user, str(path))
+    if merged["camera"]["source"] == "files" and not merged["camera"]["path"]:
+        raise ConfigError(_("{where}: [camera] source = \"files\" reads the images of "
+                            "[camera] path: write it, e.g. {example}").format(
+            where=path, example='path = "/home/pi/rolls"'))
+    names = merged["table"]["players"]
+    if len(set(names)) != len(names):
+        raise ConfigError(_("{where}: [table] players: each name once (the table tells players "
+                            "apart by name)").format(where=path))
+    return merged
 
 
 def merge(config: dict[str, Any], user: dict[str, Any], where: str) -> dict[str, Any]:

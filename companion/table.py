@@ -99,6 +99,7 @@ class Table:
         self._last_watchdog = 0.0
         self._settled = False
         self._display_error: str | None = None
+        self._camera_said: str | None = None
 
     # ------------------------------------------------------------------ life cycle
 
@@ -164,8 +165,12 @@ class Table:
                                     "work.").format(reason=exc), _("CAMERA"))
             return
         except (FrameError, EndOfStream) as exc:
-            log.info("camera: %s", exc)
+            said = str(exc) or type(exc).__name__
+            if said != self._camera_said:  # once per fault, not eight times a second
+                log.info("camera: %s", said)
+                self._camera_said = said
             return
+        self._camera_said = None
         if not self.camera_ok:
             self.camera_ok = True
             self.queue.append(Shown(s.notice(_("CAMERA"), _("BACK"), _("reading the dice again")),

@@ -156,3 +156,13 @@ def test_a_folder_given_as_the_journal_is_said_and_left_alone(tmp_path, capsys, 
         assert "is a folder; a journal is a file" in capsys.readouterr().err
     assert sorted(p.name for p in tmp_path.iterdir() if "journal" in p.name) == [folder.name]
     assert (folder / "keep").read_text() == "mine"
+
+
+def test_config_keys_that_only_make_sense_together(tmp_path, capsys, companion_home):
+    config = tmp_path / "config.toml"
+    config.write_text('[camera]\nsource = "files"\n')  # reading images of no path: the cwd
+    assert main(["config", "show", "--config", str(config)]) == 2
+    assert '[camera] source = "files" reads the images of [camera] path' in capsys.readouterr().err
+    config.write_text('[table]\nplayers = ["Ana", "Ben", "Ana"]\n')
+    assert main(["config", "show", "--config", str(config)]) == 2
+    assert "[table] players: each name once" in capsys.readouterr().err
