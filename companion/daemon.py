@@ -100,8 +100,8 @@ def wait_for_journal(cfg: dict[str, Any], path: str | None, display, notify, sto
                 log.error("%s", exc)
                 if display is not None:
                     display.show(screens.error(said, _("JOURNAL"))[0])
-                if notify is not None:
-                    notify.notify("STATUS=" + said[:200])
+                if notify is not None:  # up and saying why: no start timeout, no restarts
+                    notify.notify("READY=1\nSTATUS=" + said[:200])
         wake = time.monotonic() + retry_s
         while time.monotonic() < wake:
             if stop or (end is not None and time.monotonic() >= end):

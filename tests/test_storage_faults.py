@@ -235,3 +235,47 @@ def test_a_journal_another_program_holds_is_said_not_raised(tmp_path):
     other.close()
     assert journal.actions(session.match.game) == []
     journal.close()
+
+
+def test_run_waits_for_a_writable_journal_as_a_started_service(tmp_path):
+    """systemd sees the daemon up (READY, then WATCHDOG) while it waits: no start timeout,
+    no restart loop; the table starts by itself once the journal can be written."""
+    import threading
+    import time
+
+    from companion import config as configuration
+    from companion.daemon import wait_for_journal
+
+    class Notifier:
+        def __init__(self):
+            self.sent: list[str] = []
+
+        def notify(self, text: str) -> None:
+            self.sent.append(text)
+
+    folder = tmp_path / "card"
+    folder.mkdir()
+    game = recorded_game(folder / "journal.sqlite3")
+    notify, stop = Notifier(), []
+    cfg = configuration.defaults()
+    with read_only(folder):
+        assert wait_for_journal(cfg, str(folder / "journal.sqlite3"), None, notify, stop,
+                                end=time.monotonic() + 0.6, retry_s=0.2) is None
+    assert notify.sent[0].startswith("READY=1\nSTATUS=") and "cannot be written" in notify.sent[0]
+    assert "WATCHDOG=1" in notify.sent
+    released = threading.Event()
+
+    def writable_soon():
+        with read_only(folder):
+            released.wait(0.5)
+
+    releaser = threading.Thread(target=writable_soon)
+    releaser.start()
+    time.sleep(0.1)
+    opened = wait_for_journal(cfg, str(folder / "journal.sqlite3"), None, notify, stop,
+                              end=time.monotonic() + 10, retry_s=0.2)
+    released.set()
+    releaser.join()
+    journal, notice = opened
+    assert notice is None and journal.unfinished() == game
+    journal.close()
