@@ -34,6 +34,8 @@ def build_parser() -> argparse.ArgumentParser:
         prog="companion",
         description=_("Raspberry Pi table companion for Back to the Future tabletop games."),
     )
+    parser.add_argument("--version", action="version", version=f"companion {version()}",
+                        help=_("print the companion's version and exit"))
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     commands.required = True
     bench = commands.add_parser("bench", help=_("benchmarks that print measured numbers"))
@@ -42,6 +44,18 @@ def build_parser() -> argparse.ArgumentParser:
     for name in COMMAND_MODULES:
         importlib.import_module(name).register(commands, bench_commands)
     return parser
+
+
+def version() -> str:
+    """The installed package's version (the source tree's when it is not installed)."""
+    from importlib import metadata
+
+    from companion import __version__
+
+    try:
+        return metadata.version("companion")
+    except metadata.PackageNotFoundError:
+        return __version__
 
 
 def choose_language() -> None:

@@ -28,6 +28,7 @@ from companion.journal import (
     GameCheck,
     Journal,
     JournalError,
+    JournalWriteError,
     describe,
     stacks,
     write_backup,
@@ -156,9 +157,22 @@ def register(commands, bench_commands) -> None:
     )
     b.add_argument("--title", default=first, choices=title_keys(),
                    help=_("title key (default {title})").format(title=first))
-    b.add_argument("--seconds", type=float, default=3.0, help=_("time for the playouts"))
+    b.add_argument("--seconds", type=positive_seconds, default=3.0,
+                   help=_("time for the playouts"))
     b.add_argument("--json", action="store_true", help=_("print only the JSON line"))
     b.set_defaults(handler=cmd_bench_engine)
+
+
+def positive_seconds(text: str) -> float:
+    """An argparse type: a time in seconds, more than 0 and finite."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = float("nan")
+    if not 0 < value < float("inf"):
+        raise argparse.ArgumentTypeError(_("{value}: give a number of seconds above 0").format(
+            value=text))
+    return value
 
 
 # --------------------------------------------------------------------------- replay
@@ -173,7 +187,9 @@ def pack_for(title: str, name: str):
 
 
 def cmd_replay(args) -> int:
+    from companion.content import playable
     from companion.match import make_setup, setup_content
+    from companion.replay import LineError, read_line, setup_fields, shorten
 
     engine = titles.rules(args.title)
     try:
@@ -181,9 +197,9 @@ def cmd_replay(args) -> int:
             lines = sys.stdin.read().splitlines()
         else:
             lines = Path(args.script).read_text(encoding="utf-8").splitlines()
-    except (OSError, UnicodeDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise UserError(_("{script}: cannot read the script ({reason})").format(
-            script=args.script, reason=exc)) from exc
+            script=args.script, reason=shorten(str(exc)))) from exc
     state = None
     done = 0
     for number, line in enumerate(lines, start=1):
@@ -192,42 +208,45 @@ def cmd_replay(args) -> int:
             continue
         where = f"{args.script}:{number}"
         try:
-            action = json.loads(text)
-        except json.JSONDecodeError as exc:
-            return _replay_stop(engine, state, done, _("{where}: not valid JSON ({reason})")
-                                .format(where=where, reason=exc.msg))
+            action = read_line(text)
+        except LineError as exc:
+            return _replay_stop(engine, state, done, where, str(exc))
         if not isinstance(action, dict):
-            return _replay_stop(engine, state, done, _("{where}: each line must be a JSON object")
-                                .format(where=where))
+            return _replay_stop(engine, state, done, where,
+                                _("each line must be a JSON object"))
         if state is None:
             if action.get("type") != "setup":
                 return _replay_stop(
-                    engine,
-                    None,
-                    0,
-                    _("{where}: the first line must be the setup, e.g. {example}").format(
-                        where=where,
+                    engine, None, 0, where,
+                    _("the first line must be the setup, e.g. {example}").format(
                         example='{"type": "setup", "players": ["Ana", "Ben"], "pack": "demo"}'),
                 )
             try:
-                pack = pack_for(args.title, action.get("pack", "demo"))
-                setup = make_setup(
-                    args.title, action.get("players", []), action.get("options", {}), pack
-                )
+                players, pack_name, options = setup_fields(action, engine.facts.options)
+                pack = pack_for(args.title, pack_name)
+                why = playable(pack, len(players))
+                if why:
+                    raise UserError(why)
+                setup = make_setup(args.title, players, options, pack)
                 state = engine.new_game(setup["players"], setup["options"], setup_content(setup))
-            except (UserError, RuleError) as exc:
-                return _replay_stop(engine, None, 0, _("{where}: {reason}").format(
-                    where=where, reason=exc))
+            except (LineError, UserError, RuleError) as exc:
+                return _replay_stop(engine, None, 0, where, str(exc))
             continue
         try:
             state, _effects = engine.apply(state, action)
         except RuleError as exc:
-            return _replay_stop(engine, state, done, _("{where}: {reason}").format(
-                where=where, reason=exc))
+            return _replay_stop(engine, state, done, where, str(exc))
+        except Exception as exc:  # a bug in the rules, not in the script: said, not hidden
+            _replay_stop(engine, state, done, where, _(
+                "the {title} rules failed on this line ({error}); this is a bug in the "
+                "companion: please report it with the script").format(
+                    title=args.title, error=f"{type(exc).__name__}: {exc}"))
+            return 1
         done += 1
     if state is None:
-        return _replay_stop(engine, None, 0, _("{script}: no setup line and no actions").format(
-            script=args.script))
+        print("companion replay: " + _("{script}: no setup line and no actions").format(
+            script=args.script), file=sys.stderr)
+        return 2
     print(json.dumps(_final(engine, state, done), indent=2))
     return 0
 
@@ -238,10 +257,16 @@ def _final(engine, state, done: int) -> dict[str, Any]:
     return out
 
 
-def _replay_stop(engine, state, done: int, message: str) -> int:
+def _replay_stop(engine, state, done: int, where: str, reason: str) -> int:
+    """Print the state reached (if any) and ``where: reason``, the reason cut short."""
+    from companion.replay import shorten
+
     if state is not None:
         print(json.dumps(_final(engine, state, done), indent=2))
-    print(f"companion replay: {message}", file=sys.stderr)
+    # Translators: where a problem is ("a file:a line"), then what it is.
+    print("companion replay: " + _("{where}: {reason}").format(where=where,
+                                                               reason=shorten(reason)),
+          file=sys.stderr)
     return 2
 
 
@@ -405,11 +430,31 @@ def cmd_cards_remove(args) -> int:
 # --------------------------------------------------------------------------- journal
 
 
+def _journal_file(args) -> Path:
+    return Path(args.journal) if args.journal else state_dir() / "journal.sqlite3"
+
+
 @contextlib.contextmanager
-def _open_journal(args):
+def _open_journal(args, reading: bool = False):
+    """The journal the command names (default: the state directory's). A reading command
+    never makes one, and reads a journal it cannot write (a read-only card) as it is."""
+    path = _journal_file(args)
+    backup = args.backup or _configured_backup()
+    if not path.exists():
+        if reading:
+            raise UserError(_("no journal at {journal}: no game has been recorded there (give "
+                              "another file with --journal)").format(journal=path))
+        if not args.journal:
+            path.parent.mkdir(parents=True, exist_ok=True)
     try:
-        journal = Journal(args.journal or state_dir() / "journal.sqlite3",
-                          backup=args.backup or _configured_backup())
+        try:
+            journal = Journal(path, backup=backup)
+        except JournalWriteError:
+            if not reading:
+                raise
+            journal = Journal(path, backup=backup, read_only=True)
+            print(_("companion: {journal} cannot be written; reading it as it is").format(
+                journal=path), file=sys.stderr)
     except JournalError as exc:
         raise UserError(str(exc)) from exc
     try:
@@ -447,10 +492,17 @@ def _status(check: GameCheck, finished: Any, closed: bool) -> str:
 
 
 def cmd_journal_list(args) -> int:
-    with _open_journal(args) as journal:
+    if not _journal_file(args).exists():
+        print(_("no games recorded yet ({journal} does not exist)").format(
+            journal=_journal_file(args)))
+        return 0
+    with _open_journal(args, reading=True) as journal:
         closed = journal.closed()
         damaged = False
-        for g in journal.games():
+        games = journal.games()
+        if not games:
+            print(_("no games recorded yet in {journal}").format(journal=journal.path))
+        for g in games:
             check = _check(journal, g["id"])
             damaged = damaged or bool(check.problems)
             when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g["created"])) if isinstance(
@@ -466,7 +518,7 @@ def cmd_journal_list(args) -> int:
 
 
 def cmd_journal_export(args) -> int:
-    with _open_journal(args) as journal:
+    with _open_journal(args, reading=True) as journal:
         games = journal.games()
         if not games:
             raise UserError(_("the journal {journal} has no games yet").format(
@@ -492,7 +544,7 @@ def cmd_journal_export(args) -> int:
 
 
 def cmd_journal_check(args) -> int:
-    with _open_journal(args) as journal:
+    with _open_journal(args, reading=True) as journal:
         lines = check_lines(journal)
         for line, _damaged in lines:
             print(line)
@@ -556,7 +608,10 @@ def cmd_journal_repair(args) -> int:
 
 def cmd_journal_backup(args) -> int:
     with _open_journal(args) as journal:
-        result = write_backup(journal.path, journal.backup_path)
+        try:
+            result = write_backup(journal.path, journal.backup_path)
+        except JournalError as exc:
+            raise UserError(str(exc)) from exc
         if result.skipped:
             raise UserError(result.skipped)
         print(_("backup written: {backup} ({kib:.0f} KiB in {ms:.0f} ms)").format(

@@ -87,6 +87,9 @@ RANGES = {
 }
 
 
+MAX_CONFIG_BYTES = 1 << 20  # every key with a comment is 3 KB
+
+
 class ConfigError(ValueError):
     """A config file that cannot be used; the message names the file, key and fix."""
 
@@ -150,6 +153,15 @@ def default_path() -> Path:
     return config_dir() / "config.toml"
 
 
+def described(path: str | None) -> str:
+    """Where the effective config comes from, in words: a file only when there is one."""
+    where = Path(path) if path else default_path()
+    if where.exists():
+        return _("effective config: defaults overlaid by {path}").format(path=where)
+    return _("effective config: the defaults ({path} does not exist; write the keys you "
+             "change there)").format(path=where)
+
+
 def load(path: str | Path | None = None) -> dict[str, Any]:
     """The effective config: defaults overlaid by the file (which may be absent if not given)."""
     explicit = path is not None
@@ -159,16 +171,30 @@ def load(path: str | Path | None = None) -> dict[str, Any]:
         if explicit:
             raise ConfigError(_("{path}: no such config file").format(path=path))
         return config
+    if not path.is_file() or path.stat().st_size > MAX_CONFIG_BYTES:
+        raise ConfigError(_("{path}: not a config file (a config is a TOML text file of a few "
+                            "KB); give the path of one").format(path=path))
     try:
         user = tomllib.loads(path.read_text(encoding="utf-8"))
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(_("{path}: not valid TOML ({reason}); fix the syntax").format(
             path=path, reason=exc)) from exc
+    except RecursionError as exc:
+        raise ConfigError(_("{path}: not valid TOML (nested too deeply); fix the syntax").format(
+            path=path)) from exc
     except (OSError, UnicodeDecodeError) as exc:
         raise ConfigError(_("{path}: cannot read ({reason})").format(path=path,
                                                                      reason=exc)) from exc
     merged = merge(config, user, str(path))
     display_panel(merged, str(path))  # a driver and a panel of different sizes: say so now
+    if merged["camera"]["source"] == "files" and not merged["camera"]["path"]:
+        raise ConfigError(_("{where}: [camera] source = \"files\" reads the images of "
+                            "[camera] path: write it, e.g. {example}").format(
+            where=path, example='path = "/home/pi/rolls"'))
+    names = merged["table"]["players"]
+    if len(set(names)) != len(names):
+        raise ConfigError(_("{where}: [table] players: each name once (the table tells players "
+                            "apart by name)").format(where=path))
     return merged
 
 
@@ -214,13 +240,14 @@ def check(section: str, key: str, value: Any, default: Any, where: str) -> Any:
         if isinstance(default, int) and not isinstance(default, bool) and isinstance(value, float):
             raise ConfigError(_("{setting}: write a whole number, e.g. {example}").format(
                 setting=setting, example=default))
+        if (section, key) == ("display", "rotate") and value not in (0, 2):
+            raise ConfigError(_("{setting}: write 0, or 2 for a panel mounted upside down (the "
+                                "screens are landscape: a quarter turn does not fit them)")
+                              .format(setting=setting))
         low, high = RANGES.get((section, key), (float("-inf"), float("inf")))
         if not low <= value <= high:
             raise ConfigError(_("{setting}: must be from {low} to {high}").format(
                 setting=setting, low=low, high=high))
-        if (section, key) == ("display", "rotate") and value == 1:
-            raise ConfigError(_("{setting}: the screens are landscape; use 0, or 2 upside down")
-                              .format(setting=f"{name} = 1"))
     elif (section, key) == ("camera", "delorean_zone"):
         ok = isinstance(value, list) and (value == [] or (
             len(value) == 4 and all(isinstance(v, (int, float)) and 0 <= v <= 1 for v in value)
@@ -260,6 +287,11 @@ def check(section: str, key: str, value: Any, default: Any, where: str) -> Any:
                 parse_panel(value)
             except ValueError as exc:
                 raise ConfigError(f"{name}: {exc}") from exc
+        if (section, key) in (("camera", "profile"), ("camera", "path")) and value:
+            where = Path(value)
+            if where.exists() and not (where.is_file() or (key == "path" and where.is_dir())):
+                raise ConfigError(_("{setting}: not a file (a device or a pipe); write the path "
+                                    "of a file").format(setting=setting))
         if section == "table" and key == "language" and value and not i18n.available(value):
             raise ConfigError(
                 _("{setting}: no catalogue for that language (there are: {languages}); write "
@@ -340,7 +372,6 @@ def _cmd_show(args) -> int:
         cfg = load(args.config)
     except ConfigError as exc:
         raise UserError(str(exc)) from exc
-    where = args.config or default_path()
-    print("# " + _("effective config: defaults overlaid by {path}").format(path=where))
+    print("# " + described(args.config))
     print(to_toml(cfg), end="")
     return 0

@@ -19,7 +19,7 @@ from typing import Any
 from companion import config as configuration
 from companion import i18n
 from companion.i18n import N_, _
-from companion.journal import Journal, JournalError, recover_unreadable
+from companion.journal import Journal, JournalError, JournalWriteError, recover_unreadable
 from companion.paths import config_dir, state_dir
 
 log = logging.getLogger("companion")
@@ -65,15 +65,50 @@ def open_journal(cfg: dict[str, Any], path: str | None) -> tuple[Journal, str | 
     where = journal_path(path)
     backup = j["backup"] or None
     every = j["backup_minutes"] * 60.0
+    if not path:
+        where.parent.mkdir(parents=True, exist_ok=True)  # the state directory, made once
     try:
         return Journal(where, backup=backup, backup_every=every), None
+    except JournalWriteError:
+        raise  # whole but not writable now: never set aside (see wait_for_journal)
     except JournalError as exc:
+        if where.is_dir():  # a folder where the journal should be: nothing to set aside
+            raise
         log.error("%s", exc)
         aside, now = recover_unreadable(where, backup)
         notice = _("The journal could not be read; it is kept as {aside}. Playing on from "
                    "{now}.").format(aside=Path(aside).name, now=now)
         log.error("%s", notice)
         return Journal(where, backup=backup, backup_every=every), notice
+
+
+def wait_for_journal(cfg: dict[str, Any], path: str | None, display, notify, stop: list,
+                     end: float | None, retry_s: float = 5.0):
+    """The journal, once it can be written. A full disk or a read-only card is shown on the
+    panel and in the log, and tried again every ``retry_s`` while systemd's watchdog is fed:
+    exiting would only restart the daemon into the same fault, over and over.
+    Returns (journal, notice), or None when stopped first."""
+    from companion.display import screens
+
+    said = None
+    while True:
+        try:
+            return open_journal(cfg, path)
+        except JournalWriteError as exc:
+            if str(exc) != said:
+                said = str(exc)
+                log.error("%s", exc)
+                if display is not None:
+                    display.show(screens.error(said, _("JOURNAL"))[0])
+                if notify is not None:  # up and saying why: no start timeout, no restarts
+                    notify.notify("READY=1\nSTATUS=" + said[:200])
+        wake = time.monotonic() + retry_s
+        while time.monotonic() < wake:
+            if stop or (end is not None and time.monotonic() >= end):
+                return None
+            if notify is not None:
+                notify.notify("WATCHDOG=1")
+            time.sleep(0.2)
 
 
 def pack_loader(cfg: dict[str, Any]):
@@ -221,6 +256,44 @@ def notifier(cfg: dict[str, Any]):
     return sdnotify.SystemdNotifier()
 
 
+def pack_report(cfg: dict[str, Any]) -> str:
+    """What the configured pack can serve: the table's title (or every title of the menu),
+    for the player counts the table's names allow. Raises RuntimeError when nothing can be
+    played, saying what is missing."""
+    from companion import titles
+    from companion.content import PackError, pack_named, playable
+
+    t = cfg["table"]
+    keys = titles.keys() if t["title"] == "menu" else (t["title"],)
+    served, refused = [], []
+    for key in keys:
+        facts = titles.get(key).facts
+        counts = range(facts.min_players, min(facts.max_players, len(t["players"])) + 1)
+        if not counts:
+            refused.append(_("{title}: takes {low}-{high} players and [table] players names "
+                             "{count}").format(title=key, low=facts.min_players,
+                                               high=facts.max_players, count=len(t["players"])))
+            continue
+        try:
+            pack = pack_named(key, t["pack"])
+        except PackError as exc:
+            refused.append(f"{key}: {exc}")
+            continue
+        ok = [n for n in counts if playable(pack, n) is None]
+        if not ok:
+            refused.append(f"{key}: {playable(pack, counts[0])}")
+        else:
+            served.append(_("{title} {low}-{high} players").format(title=key, low=ok[0],
+                                                                    high=ok[-1]))
+    if not served:
+        raise RuntimeError(_("pack {pack} cannot start a game: {reasons}").format(
+            pack=repr(t["pack"]), reasons="; ".join(refused)))
+    said = _("pack {pack} serves {titles}").format(pack=repr(t["pack"]), titles=", ".join(served))
+    if refused:
+        said += " " + _("(not: {reasons})").format(reasons="; ".join(refused))
+    return said
+
+
 # --------------------------------------------------------------------------- run
 
 
@@ -242,7 +315,26 @@ def cmd_run(args) -> int:
 
     use_font(cfg["display"]["font"])
     set_panel(configuration.display_panel(cfg))  # every screen is drawn for this panel
-    journal, notice = open_journal(cfg, args.journal)
+    if args.journal and not Path(args.journal).parent.is_dir():
+        raise UserError(_("--journal {path}: the folder {folder} does not exist; create it "
+                          "first or give another path").format(
+            path=args.journal, folder=Path(args.journal).parent))
+    if journal_path(args.journal).is_dir():
+        raise UserError(_("{journal} is a folder; a journal is a file: give its path, e.g. "
+                          "{example}").format(journal=journal_path(args.journal),
+                                              example=journal_path(args.journal) /
+                                              "journal.sqlite3"))
+    stop: list[str] = []
+    signal.signal(signal.SIGTERM, lambda *_args: stop.append("SIGTERM"))
+    end = time.monotonic() + args.seconds if args.seconds else None
+    display = open_display(cfg)
+    notify = notifier(cfg)
+    opened = wait_for_journal(cfg, args.journal, display, notify, stop, end)
+    if opened is None:  # stopped while the journal could not be written
+        if display is not None:
+            display.close()
+        return 0
+    journal, notice = opened
     t = cfg["table"]
     session = Session(journal, t["players"], pack_loader(cfg), title=t["title"],
                       options=configuration.title_options(cfg))
@@ -257,13 +349,10 @@ def cmd_run(args) -> int:
     buttons.append(KnobButtons(lights))
     camera = open_camera(cfg)
     table = Table(session, camera=camera, readers=open_readers(cfg, camera), buttons=buttons,
-                  display=open_display(cfg), lights=lights, notifier=notifier(cfg),
+                  display=display, lights=lights, notifier=notify,
                   fps=cfg["camera"]["fps"],
                   zone="tray" if cfg["camera"]["delorean_zone"] else None)
-    stop = []
-    signal.signal(signal.SIGTERM, lambda *_args: stop.append("SIGTERM"))
     table.boot()
-    end = time.monotonic() + args.seconds if args.seconds else None
     try:
         while not stop and (end is None or time.monotonic() < end):
             table.step()
@@ -292,7 +381,7 @@ def cmd_doctor(args) -> int:
 
     try:
         cfg = configuration.load(args.config)
-        results.append((True, N_("config"), f"{args.config or configuration.default_path()}"))
+        results.append((True, N_("config"), configuration.described(args.config)))
     except configuration.ConfigError as exc:
         results.append((False, N_("config"), f"{exc}"))
         cfg = configuration.defaults()
@@ -310,7 +399,14 @@ def cmd_doctor(args) -> int:
         """Every game's checksums, and the backup's: the SD card hands back what was written."""
         from companion.commands import check_lines
 
-        j = Journal(journal_path(args.journal), backup=cfg["journal"]["backup"] or None)
+        where = journal_path(args.journal)
+        if not where.exists():
+            if args.journal and not where.parent.is_dir():
+                raise RuntimeError(_("the folder {folder} does not exist").format(
+                    folder=where.parent))
+            return _("no journal yet at {journal}: the first game starts it").format(
+                journal=where)
+        j = Journal(where, backup=cfg["journal"]["backup"] or None)
         try:
             lines = check_lines(j)
             games = len(j.games())
@@ -397,6 +493,9 @@ def cmd_doctor(args) -> int:
         finally:
             board.close()
 
+    def packs() -> str:
+        return pack_report(cfg)
+
     check(N_("state directory"), state)
     check(N_("journal"), journal)
     check(N_("disk space"), disk)
@@ -405,6 +504,7 @@ def cmd_doctor(args) -> int:
     check(N_("buttons"), buttons)
     check(N_("light board"), lights)
     check(N_("config directory"), lambda: f"{config_dir()}")
+    check(N_("content pack"), packs)
     names = [_(name) for _ok, name, _detail in results]
     width = max(17, *(len(name) + 1 for name in names))  # 17: the English column
     for (ok, _name, detail), name in zip(results, names, strict=True):

@@ -267,6 +267,69 @@ class JournalDamaged(JournalError):
         self.check = check
 
 
+class JournalWriteError(JournalError):
+    """The journal cannot be written now, though nothing in it is proven damaged: the disk is
+    full (``kind`` "full"), the file or its folder is read-only ("read-only"), another
+    program holds it ("busy"), or the card failed a write ("io"). What was recorded before
+    is whole; what was being written was not recorded."""
+
+    def __init__(self, message: str, kind: str):
+        super().__init__(message)
+        self.kind = kind
+
+
+_FULL = {"SQLITE_FULL"}
+_READ_ONLY = {"SQLITE_READONLY", "SQLITE_READONLY_DIRECTORY", "SQLITE_READONLY_DBMOVED",
+              "SQLITE_READONLY_RECOVERY", "SQLITE_READONLY_CANTLOCK", "SQLITE_PERM",
+              "SQLITE_AUTH"}
+
+
+def write_problem(exc: BaseException, path: str | Path) -> JournalWriteError | None:
+    """A full disk or a read-only journal behind ``exc`` (an SQLite or OS error) as a message
+    that says what to do; None when ``exc`` is something else (damage, a bug)."""
+    import errno
+
+    where = Path(path)
+    folder = where.parent if str(where) != ":memory:" else Path(".")
+    name = getattr(exc, "sqlite_errorname", "") or ""
+    code = getattr(exc, "errno", None)
+    try:
+        free = shutil.disk_usage(folder).free
+    except OSError:
+        free = None
+    if name in _FULL or code == errno.ENOSPC or "disk is full" in str(exc) or (
+            free is not None and free < 256 * 1024 and name.startswith(
+                ("SQLITE_IOERR", "SQLITE_CANTOPEN"))):
+        left = _("{kib} KB").format(kib=f"{free / 1024:,.0f}") if free is not None else "?"
+        return JournalWriteError(_(
+            "{journal}: the disk is full ({left} left in {folder}). Nothing recorded before is "
+            "lost; what was being recorded now was not. Free some space (e.g. old demo-out "
+            "frames, `sudo journalctl --vacuum-size=50M`), then try again.").format(
+                journal=path, left=left, folder=folder), "full")
+    unwritable = [p for p in (where, folder) if p.exists() and not os.access(p, os.W_OK)]
+    if name in _READ_ONLY or code in (errno.EROFS, errno.EACCES, errno.EPERM) or (
+            unwritable and name.startswith(("SQLITE_CANTOPEN", "SQLITE_IOERR", "SQLITE_READ"))):
+        which = unwritable[0] if unwritable else where
+        return JournalWriteError(_(
+            "{journal}: cannot be written ({which} is read-only: {error}). The journal is not "
+            "damaged: give the user the companion runs as write access to the file and its "
+            "folder, or mount the card read-write. `companion journal list` and `companion "
+            "journal export` can read it as it is.").format(
+                journal=path, which=which, error=exc), "read-only")
+    if name.startswith(("SQLITE_BUSY", "SQLITE_LOCKED")):
+        return JournalWriteError(_(
+            "{journal}: another program holds the journal (a second `companion run`, or a "
+            "repair?); nothing was recorded. Stop the other one, then try again.").format(
+                journal=path), "busy")
+    if name.startswith("SQLITE_IOERR") or code == errno.EIO:
+        return JournalWriteError(_(
+            "{journal}: the card could not write ({error}). Nothing recorded before is lost; "
+            "what was being recorded now was not. The SD card may be failing: copy the state "
+            "directory off it, and run `companion doctor`.").format(journal=path, error=exc),
+            "io")
+    return None
+
+
 # --------------------------------------------------------------------------- reading rows
 
 
@@ -736,8 +799,9 @@ class Journal:
     """
 
     def __init__(self, path: str | Path, backup: str | Path | None = None,
-                 backup_every: float | None = None):
+                 backup_every: float | None = None, read_only: bool = False):
         self.path = str(path)
+        self.read_only = read_only  # reading commands: never writes, opens a read-only file
         memory = self.path == ":memory:"
         self.backup_path = None if memory else str(backup or default_backup(self.path))
         self.backup_every = None if memory else backup_every
@@ -747,11 +811,27 @@ class Journal:
         self._backup_thread: threading.Thread | None = None
         self._backup_again = False
         self.last_backup: BackupResult | None = None
-        if not memory:
-            Path(self.path).parent.mkdir(parents=True, exist_ok=True)
+        if Path(self.path).is_dir():
+            raise JournalError(_("{journal} is a folder; a journal is a file: give its path, "
+                                 "e.g. {example}").format(
+                journal=self.path, example=Path(self.path) / "journal.sqlite3"))
+        if read_only:
+            self.backup_every = None
+            if not Path(self.path).is_file():
+                raise JournalError(_("{journal}: no such journal file").format(
+                    journal=self.path))
+        elif not memory:
+            folder = Path(self.path).parent
+            if not folder.is_dir():  # a typo in a path must not make folders: say it
+                raise JournalError(_("{journal}: the folder {folder} does not exist; create "
+                                     "it first or give another path").format(
+                    journal=self.path, folder=folder))
         self.db = self._connect()
 
     def _connect(self) -> sqlite3.Connection:
+        if self.read_only:
+            return self._connect_read_only()
+        db = None
         try:
             db = sqlite3.connect(self.path, isolation_level=None, timeout=10)
             db.execute("PRAGMA journal_mode=WAL")
@@ -759,11 +839,41 @@ class Journal:
             db.execute("PRAGMA cell_size_check=ON")
             _open_schema(db, self.path)
         except sqlite3.DatabaseError as exc:
+            if db is not None:
+                db.close()
+            problem = write_problem(exc, self.path)
+            if problem is not None:
+                raise problem from exc
             raise JournalError(
                 _("{journal}: not a usable journal ({error}). Move the file aside to start a "
                   "new journal; its games can be read with the sqlite3 tool.").format(
                     journal=self.path, error=exc)) from exc
         return db
+
+    def _connect_read_only(self) -> sqlite3.Connection:
+        """A read-only connection; on a read-only folder (no room for WAL's shared-memory
+        file) the file is read as it is on disk (SQLite's immutable mode)."""
+        error: Exception | None = None
+        for flags in ("mode=ro", "mode=ro&immutable=1"):
+            try:
+                db = sqlite3.connect(f"file:{self.path}?{flags}", uri=True,
+                                     isolation_level=None, timeout=10)
+                db.execute("PRAGMA cell_size_check=ON")
+                version = db.execute("PRAGMA user_version").fetchone()[0]
+            except sqlite3.DatabaseError as exc:
+                error = exc
+                continue
+            if version != VERSION:
+                db.close()
+                raise JournalError(_("{journal}: journal version {version}, read-only here; "
+                                     "the companion brings it to version {current} the first "
+                                     "time it can write to it").format(
+                    journal=self.path, version=version, current=VERSION))
+            return db
+        raise JournalError(
+            _("{journal}: not a usable journal ({error}). Move the file aside to start a new "
+              "journal; its games can be read with the sqlite3 tool.").format(
+                journal=self.path, error=error)) from error
 
     def close(self) -> None:
         self.wait_for_backup()
@@ -820,6 +930,14 @@ class Journal:
         if finished:
             self._maybe_backup(now=True)  # the end of every game
 
+    def set_aside(self, game: int, reason: str) -> None:
+        """Close a game that cannot go on (kept whole, never resumed), saying why."""
+        text = json.dumps({"closed": True, "reason": reason}, sort_keys=True)
+        with self._transaction():
+            at = time.time()
+            self.db.execute("INSERT INTO repairs (game, at, note, sum) VALUES (?, ?, ?, ?)",
+                            (game, at, text, note_sum(game, at, text)))
+
     def _head(self, game: int) -> tuple[int, bytes, float]:
         """The game's last record number, sum and time, checked against that record's row."""
         head = self.db.execute("SELECT seq, sum FROM heads WHERE game = ?", (game,)).fetchone()
@@ -869,7 +987,10 @@ class Journal:
         return seq
 
     def _transaction(self):
-        return _Transaction(self.db)
+        if self.read_only:
+            raise JournalWriteError(_("{journal}: opened for reading only").format(
+                journal=self.path), "read-only")
+        return _Transaction(self.db, self.path)
 
     # ----------------------------------------------------------------- reading
 
@@ -1017,7 +1138,7 @@ class Journal:
             self._backup_again = False
             try:
                 self.last_backup = write_backup(self.path, self.backup_path)
-            except (JournalError, OSError) as exc:  # logged; the table goes on
+            except (JournalError, OSError, sqlite3.DatabaseError) as exc:  # logged; play goes on
                 log.error("%s", _("journal backup failed: {error}").format(error=exc))
             if not self._backup_again:
                 return
@@ -1072,9 +1193,12 @@ class Journal:
                                 (check.game, now, text, note_sum(check.game, now, text)))
                     done.notes.append((check.game, note))
             new.execute("COMMIT")
-        except BaseException:
+        except BaseException as exc:
             new.close()
             tmp.unlink(missing_ok=True)
+            problem = write_problem(exc, tmp) if isinstance(exc, sqlite3.DatabaseError) else None
+            if problem is not None:
+                raise problem from exc
             raise
         new.close()
         self.db.close()
@@ -1125,6 +1249,8 @@ def _note_text(game: int, note: dict[str, Any]) -> str:
         parts.append(_("setup damaged: the game is in {aside}").format(aside=note.get("aside")))
     if note.get("closed"):
         parts.append(_("closed (set aside, not resumed)"))
+    if note.get("reason"):
+        parts.append(str(note["reason"]))
     return _("game {game}: {what}").format(game=game, what="; ".join(parts) or _("checked"))
 
 
@@ -1322,21 +1448,30 @@ def write_backup(path: str | Path, backup: str | Path) -> BackupResult:
                                         msg.format(why=check.message()))
         except sqlite3.DatabaseError as exc:
             return BackupResult(str(backup), 0, time.perf_counter() - start, str(exc))
-        backup.parent.mkdir(parents=True, exist_ok=True)
         tmp = backup.with_name(backup.name + ".tmp")
-        tmp.unlink(missing_ok=True)
-        dst = sqlite3.connect(tmp)
         try:
-            src.backup(dst)
-            dst.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
-        finally:
-            dst.close()
+            backup.parent.mkdir(parents=True, exist_ok=True)
+            tmp.unlink(missing_ok=True)
+            dst = sqlite3.connect(tmp)
+            try:
+                src.backup(dst)
+                dst.execute("PRAGMA journal_mode=DELETE")  # one self-contained file
+            finally:
+                dst.close()
+            with open(tmp, "rb+") as f:
+                os.fsync(f.fileno())
+            written = tmp.stat().st_size
+            os.replace(tmp, backup)
+        except (sqlite3.DatabaseError, OSError) as exc:  # the old backup stays whole
+            try:
+                tmp.unlink(missing_ok=True)
+            except OSError:
+                pass
+            problem = write_problem(exc, backup)
+            raise problem or JournalError(_("{backup}: the backup was not written "
+                                            "({error})").format(backup=backup, error=exc)) from exc
     finally:
         src.close()
-    with open(tmp, "rb+") as f:
-        os.fsync(f.fileno())
-    written = tmp.stat().st_size
-    os.replace(tmp, backup)
     _fsync_dir(backup.parent)
     return BackupResult(str(backup), written, time.perf_counter() - start)
 
@@ -1395,13 +1530,40 @@ def _fsync_dir(folder: Path) -> None:
 
 
 class _Transaction:
-    """BEGIN IMMEDIATE ... COMMIT, rolled back on error (autocommit connection)."""
+    """BEGIN IMMEDIATE ... COMMIT, rolled back on error (autocommit connection). A full disk
+    or a read-only file raises JournalWriteError: nothing of the transaction is recorded."""
 
-    def __init__(self, db: sqlite3.Connection):
+    def __init__(self, db: sqlite3.Connection, path: str = ""):
         self.db = db
+        self.path = path
 
     def __enter__(self) -> None:
-        self.db.execute("BEGIN IMMEDIATE")
+        try:
+            self.db.execute("BEGIN IMMEDIATE")
+        except sqlite3.OperationalError as exc:
+            self._raise(exc)
 
     def __exit__(self, exc_type, exc, tb) -> None:
-        self.db.execute("ROLLBACK" if exc_type else "COMMIT")
+        if exc_type is None:
+            try:
+                self.db.execute("COMMIT")
+                return
+            except sqlite3.OperationalError as failed:
+                exc = failed
+        self._rollback()
+        if isinstance(exc, sqlite3.OperationalError):
+            self._raise(exc)
+            if exc_type is None:  # COMMIT failed for another reason: never silently
+                raise exc
+
+    def _rollback(self) -> None:
+        if self.db.in_transaction:  # SQLite may have rolled back by itself (a full disk)
+            try:
+                self.db.execute("ROLLBACK")
+            except sqlite3.OperationalError:
+                pass
+
+    def _raise(self, exc: sqlite3.OperationalError) -> None:
+        problem = write_problem(exc, self.path)
+        if problem is not None:
+            raise problem from exc

@@ -27,7 +27,7 @@ from typing import Any
 
 from companion import titles
 from companion.i18n import _
-from companion.journal import GameCheck, Journal, JournalDamaged, stacks
+from companion.journal import GameCheck, Journal, JournalDamaged, JournalError, stacks
 from companion.titles.api import Action, Effect, RuleError
 
 log = logging.getLogger("companion.match")
@@ -91,16 +91,27 @@ class Match:
 
     @classmethod
     def new(cls, journal: Journal, title: str, players: list[str], options: dict, pack) -> Match:
+        """A new game, recorded; a pack that cannot serve the players is refused first."""
+        from companion.content import playable
+
+        why = playable(pack, len(players))
+        if why:
+            raise RuleError(why)
         setup = make_setup(title, players, options, pack)
         replay(setup, [])  # refuse a bad setup before anything is written
         return cls(journal, journal.new_game(title, setup))
 
     @classmethod
-    def resume(cls, journal: Journal) -> Match | None:
+    def resume(cls, journal: Journal, notices: list[str] | None = None) -> Match | None:
         """The unfinished game of this journal, rebuilt by replay (None if there is none).
 
         A game whose recorded actions already end it (the process died between recording the
         winning action and marking the game finished) is marked finished, not resumed.
+
+        A game that cannot go on (its recorded pack cannot serve its players, or its actions
+        no longer replay) is set aside, kept whole in the journal and never resumed again, so
+        a bad game never stops the table at every start; what was done is added to
+        ``notices``.
 
         The game's records are checked first. Damage the chain can still prove its way around
         (a checksum, a time, the finish mark, or a record the backup holds intact) is repaired
@@ -116,11 +127,41 @@ class Match:
                 log.warning("%s", check.message())
                 journal.rebuild()
                 check = None
-            match = cls(journal, game, check)
+            try:
+                match = cls(journal, game, check)
+                why = match.cannot_go_on()
+            except RuleError as exc:  # a setup or an action these rules refuse
+                match, why = None, str(exc)
+            except JournalError:
+                raise
+            except Exception as exc:  # a fault in the rules: logged whole, never a loop
+                log.exception("game %s cannot be replayed", game)
+                match, why = None, _("the rules failed replaying it ({error})").format(
+                    error=f"{type(exc).__name__}: {exc}")
+            if why:
+                journal.set_aside(game, why)
+                notice = _("Game {game} cannot go on: {reason}. It is kept in the journal "
+                           "(`companion journal export --game {game}`); start a new "
+                           "game.").format(game=game, reason=why)
+                log.error("%s", notice)
+                if notices is not None:
+                    notices.append(notice)
+                continue
             if match.actor() != "terminal":
                 return match
             journal.finish(game)
         return None
+
+    def cannot_go_on(self) -> str | None:
+        """Why the recorded content cannot serve this game (None: it can)."""
+        from companion.content import Pack, playable
+
+        setup = self.setup
+        if not isinstance(setup.get("players"), list):
+            return _("its setup names no players")
+        pack = Pack(self.setup["title"], _("recorded pack"), "owner",
+                    sections=setup_content(setup))
+        return playable(pack, len(setup["players"]))
 
     @classmethod
     def go_on(cls, journal: Journal, check: GameCheck) -> Match:
@@ -158,7 +199,10 @@ class Match:
         self.journal.append(self.game, action)
         self.state = state
         if self.engine.actor(state) == "terminal":
-            self.journal.finish(self.game)
+            try:
+                self.journal.finish(self.game)
+            except JournalError as exc:  # recorded all the same: the next start marks it
+                log.error("%s", exc)
         return effects
 
     def undo(self) -> Action | None:

@@ -180,12 +180,16 @@ class Session:
         self.table: TitleTable | None = None
         self.match: Match | None = None
         self.damaged: bool = False  # the damaged-journal menu waits for a choice
+        self.write_error: JournalError | None = None  # the last action could not be recorded
+        notices: list[str] = []
         try:
-            self._set_match(Match.resume(journal))
+            self._set_match(Match.resume(journal, notices))
         except JournalDamaged as exc:
             self._damaged(exc)
         except JournalError as exc:  # never a restart loop: say it, offer a new game
             self.last_error = str(exc)
+        if notices and self.last_error is None:
+            self.last_error = notices[0]  # a game set aside: said once, then the title menu
 
     # ------------------------------------------------------------------ the title in play
 
@@ -305,6 +309,11 @@ class Session:
                 break
             except JournalDamaged as exc:
                 return self._damaged(exc)
+            except JournalError as exc:  # a full disk, a read-only card: not recorded, said
+                self.last_error = _("NOT RECORDED: {reason}").format(reason=exc)
+                self.write_error = exc
+                break
+            self.write_error = None
         self.menu = None
         return self.update(effects)
 
@@ -316,6 +325,9 @@ class Session:
     def _press_setup(self, name: str) -> Update:
         if self.menu is None:
             self.menu = self._title_menu()
+        if not self.menu.labels:  # nothing to choose (the reason is in last_error)
+            self.menu = None
+            return self.update([])
         if name in (NEXT, PREV):
             step = 1 if name == NEXT else -1
             self.menu.selected = (self.menu.selected + step) % len(self.menu.labels)
@@ -340,6 +352,13 @@ class Session:
         facts = titles.get(title).facts
         counts = [n for n in range(facts.min_players, facts.max_players + 1)
                   if n <= len(self.players)]
+        if not counts:  # fewer names than the title needs: say so, never an empty menu
+            self.last_error = _("{title} takes {low}-{high} players and the table names "
+                                "{count}: add names to {setting} in the config").format(
+                title=facts.name, low=facts.min_players, high=facts.max_players,
+                count=len(self.players), setting="[table] players")
+            if self.fixed_title is None:
+                return self._title_menu()
         labels = [f"{n}: {' '.join(self.players[:n])}" for n in counts]
         return Menu(_("{title}: PLAYERS").format(title=facts.name), labels,
                     [lambda n=n: self._start(title, n) for n in counts])
@@ -351,7 +370,7 @@ class Session:
             given = self.options.get(title, {})
             options = {k: v for k, v in given.items() if k in facts.options}
             match = Match.new(self.journal, title, self.players[:count], options, pack)
-        except (RuleError, ValueError) as exc:
+        except (RuleError, ValueError, JournalError) as exc:
             self.last_error = str(exc)
             return self.update([])
         self.menu = None
@@ -431,6 +450,9 @@ class Session:
             action = self.match.undo()
         except JournalDamaged as exc:
             return self._damaged(exc)
+        except JournalError as exc:
+            self.last_error = _("NOT RECORDED: {reason}").format(reason=exc)
+            return self.update([])
         if action is None:
             self.last_error = _("nothing to undo")
             return self.update([])

@@ -28,7 +28,7 @@ import numpy as np
 from companion import titles
 from companion.content import demo_pack
 from companion.i18n import _, ngettext
-from companion.journal import Journal
+from companion.journal import Journal, JournalError
 from companion.session import Session, unsure
 from companion.table import Table
 from companion.titles.api import CHANCE, TERMINAL, Action
@@ -305,6 +305,16 @@ def cmd_demo(args) -> int:
             raise UserError(_("--players {count}: the game night takes {low}-{high} players "
                               "(each title as near as it allows)").format(
                 count=args.players, low=low, high=high))
+    if not 0 <= args.seed < 2**32:
+        raise UserError(_("--seed {seed}: a seed is a whole number from 0 to {most}").format(
+            seed=args.seed, most=f"{2**32 - 1:,}"))
+    for out in [Path(args.out)] + ([] if args.title else [Path(args.out) / k for k in keys]):
+        try:
+            out.mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise UserError(_("--out {path}: cannot make the folder for the frames ({reason}); "
+                              "give a folder you can write").format(
+                path=args.out, reason=exc.strerror or exc)) from exc
     from companion.display.cli import use_font
 
     use_font(args.font, "--font")
@@ -312,7 +322,10 @@ def cmd_demo(args) -> int:
     ended = True
     with tempfile.TemporaryDirectory() as tmp:
         path = Path(args.journal) if args.journal else Path(tmp) / "demo.sqlite3"
-        journal = Journal(path)
+        try:
+            journal = Journal(path)
+        except JournalError as exc:
+            raise UserError(str(exc)) from exc
         try:
             for key in keys:
                 facts = titles.get(key).facts
@@ -382,6 +395,11 @@ def run_demo(journal: Journal, players: int, seed: int, out: Path | None, live: 
         if table.readings and len(table.updates) > before and not (tray and tray.moving):
             latencies.append((time.perf_counter() - t0) * 1000)
         clock.advance(0.1)
+        if session.write_error is not None:  # a full disk: the bots would only try again
+            from companion.cli import UserError
+
+            table.close()
+            raise UserError(str(session.write_error))
         if live:
             time.sleep(0.02)
         else:
@@ -460,7 +478,10 @@ class _Fanout:
         self.last_error = None
 
     def show(self, image) -> bool:
-        return all([d.show(image) for d in self.displays])
+        shown = [d.show(image) for d in self.displays]
+        failed = [d for d, ok in zip(self.displays, shown, strict=True) if not ok]
+        self.last_error = getattr(failed[0], "last_error", None) if failed else None
+        return not failed
 
     def close(self) -> None:
         for d in self.displays:

@@ -98,6 +98,8 @@ class Table:
         self.readings = 0
         self._last_watchdog = 0.0
         self._settled = False
+        self._display_error: str | None = None
+        self._camera_said: str | None = None
 
     # ------------------------------------------------------------------ life cycle
 
@@ -145,7 +147,7 @@ class Table:
             self._camera_step()
         for source in self.buttons:
             for press in source.poll():
-                self.handle(self.session.press(press))
+                self._safely(self.session.press, press)
         self._pump_display(now)
         if now - self._last_watchdog >= 1.0:
             self._last_watchdog = now
@@ -164,8 +166,12 @@ class Table:
                                     "work.").format(reason=exc), _("CAMERA"))
             return
         except (FrameError, EndOfStream) as exc:
-            log.info("camera: %s", exc)
+            said = str(exc) or type(exc).__name__
+            if said != self._camera_said:  # once per fault, not eight times a second
+                log.info("camera: %s", said)
+                self._camera_said = said
             return
+        self._camera_said = None
         if not self.camera_ok:
             self.camera_ok = True
             self.queue.append(Shown(s.notice(_("CAMERA"), _("BACK"), _("reading the dice again")),
@@ -186,7 +192,7 @@ class Table:
                                                          expected=reading.extra["expected"]),
                                                  _("check the tray")), self.dwell_s))
             # A die read with a colour comes as "colour:face"; plain dice as their face.
-            self.handle(self.session.dice(reading.labels(self.zone)))
+            self._safely(self.session.dice, reading.labels(self.zone))
 
     def expect_dice(self, count: int | None) -> None:
         """The number of dice the coming roll holds, when the session knows it (None: it
@@ -194,6 +200,21 @@ class Table:
         expect = getattr(self.watcher, "expect", None)
         if expect is not None and getattr(self.watcher, "expected", None) != count:
             expect(count)
+
+    def _safely(self, call, what) -> None:
+        """Hand a press or a reading to the session. A fault in the game's code is logged and
+        shown, never raised: the daemon stopping would only replay the same fault at every
+        restart (the journal already holds every confirmed action)."""
+        try:
+            update = call(what)
+        except Exception as exc:
+            log.exception("the table could not handle %r", what)
+            self.session.menu = self.session.proposal = None
+            self._queue_error(_("That did not work ({error}). The game is safe in the "
+                                "journal; UNDO takes back the last action.").format(
+                error=type(exc).__name__))
+            return
+        self.handle(update)
 
     # ------------------------------------------------------------------ output
 
@@ -260,8 +281,17 @@ class Table:
 
     def _show(self, image) -> None:
         self.frames_shown += 1
-        if self.display is not None and not self.display.show(image):
-            log.warning("display: %s", getattr(self.display, "last_error", "not shown"))
+        if self.display is None:
+            return
+        if self.display.show(image):
+            if self._display_error is not None:
+                log.warning("display: shows frames again")
+                self._display_error = None
+            return
+        error = getattr(self.display, "last_error", None) or "a frame was not shown"
+        if error != self._display_error:  # once per fault, not once per frame
+            log.warning("display: %s", error)
+            self._display_error = error
 
     def flush(self) -> None:
         """Show everything queued at once (the simulator's fast-forward)."""

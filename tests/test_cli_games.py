@@ -376,9 +376,14 @@ def test_demo_is_reproducible_and_checks_players(tmp_path, capsys, companion_hom
 
 
 def test_journal_commands_use_the_state_dir_and_handle_bad_files(tmp_path, capsys, companion_home):
-    assert main(["journal", "list"]) == 0  # default journal under COMPANION_HOME, empty
-    assert capsys.readouterr().out == ""
-    assert (companion_home / "journal.sqlite3").exists()
+    assert main(["journal", "list"]) == 0  # default journal under COMPANION_HOME: none yet
+    assert capsys.readouterr().out.startswith("no games recorded yet")
+    assert not (companion_home / "journal.sqlite3").exists()  # a reading command makes none
+    assert main(["journal", "export"]) == 2
+    assert "no journal at" in capsys.readouterr().err
+    Journal(companion_home / "journal.sqlite3").close()  # an empty journal
+    assert main(["journal", "list"]) == 0
+    assert capsys.readouterr().out.startswith("no games recorded yet in")
     assert main(["journal", "export"]) == 2
     assert "no games yet" in capsys.readouterr().err
 

@@ -412,7 +412,8 @@ def test_doctor_fails_on_a_damaged_journal_naming_game_and_action(copy, tmp_path
                                                                   monkeypatch):
     monkeypatch.setenv("COMPANION_HOME", str(tmp_path / "home"))
     config = tmp_path / "config.toml"
-    config.write_text('[camera]\nsource = "none"\n[display]\ndriver = "none"\n'
+    config.write_text('[table]\npack = "demo"\n[camera]\nsource = "none"\n'
+                      '[display]\ndriver = "none"\n'
                       '[buttons]\nbackend = "none"\n[lights]\nport = ""\n')
     assert main(["doctor", "--config", str(config), "--journal", str(copy)]) == 0
     assert "PASS  journal           2 games, every checksum holds" in capsys.readouterr().out

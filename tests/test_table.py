@@ -256,7 +256,8 @@ def test_doctor_says_pass_or_fail_for_each_part_and_what_to_do(tmp_path, capsys,
 
     monkeypatch.setenv("COMPANION_HOME", str(tmp_path))
     good = tmp_path / "good.toml"
-    good.write_text('[camera]\nsource = "synthetic"\n[display]\ndriver = "dummy"\n'
+    good.write_text('[table]\npack = "demo"\n'  # an owner with no cards registered: FAIL
+                    '[camera]\nsource = "synthetic"\n[display]\ndriver = "dummy"\n'
                     '[buttons]\nbackend = "none"\n[lights]\nport = ""\n')
     assert main(["doctor", "--config", str(good)]) == 0
     out = capsys.readouterr().out

@@ -20,6 +20,7 @@ entries live in ``<config dir>/cards/<title>.toml`` and are edited with ``compan
 
 from __future__ import annotations
 
+import stat
 import tomllib
 from importlib import resources
 from pathlib import Path
@@ -98,6 +99,9 @@ def parse_pack(text: str, where: str, title: str | None = None) -> Pack:
     except tomllib.TOMLDecodeError as exc:
         raise PackError(_("{where}: not valid TOML ({reason}); fix the syntax and try again")
                         .format(where=where, reason=exc)) from exc
+    except RecursionError as exc:
+        raise PackError(_("{where}: not valid TOML ({reason}); fix the syntax and try again")
+                        .format(where=where, reason=_("nested too deeply"))) from exc
     meta = data.get("pack", {})
     if not isinstance(meta, dict):
         raise PackError(_("{where}: [pack] must be a table").format(where=where))
@@ -181,13 +185,26 @@ def playable(pack: Pack, players: int) -> str | None:
     return check(pack, players) if check is not None else None
 
 
+MAX_PACK_BYTES = 4 * 2**20  # a whole box of cards is a few hundred KB of TOML at most
+
+
 def load_pack(path: str | Path, title: str | None = None) -> Pack:
     path = Path(path)
     try:
+        info = path.stat()
+        if not stat.S_ISREG(info.st_mode) and not stat.S_ISDIR(info.st_mode):
+            raise PackError(_("{path}: not a regular file (a device or a pipe); a content pack "
+                              "is a TOML file").format(path=path))
+        if info.st_size > MAX_PACK_BYTES:
+            raise PackError(_("{path}: {size} MB is more than a content pack holds (at most "
+                              "{most} MB); check the path").format(
+                path=path, size=f"{info.st_size / 2**20:,.0f}", most=MAX_PACK_BYTES // 2**20))
         text = path.read_text(encoding="utf-8")
     except FileNotFoundError as exc:
         raise PackError(_("{path}: no such content pack file").format(path=path)) from exc
-    except (OSError, UnicodeDecodeError) as exc:
+    except (OSError, UnicodeDecodeError, ValueError) as exc:
+        if isinstance(exc, PackError):
+            raise
         raise PackError(_("{path}: cannot read the pack ({reason})").format(
             path=path, reason=exc)) from exc
     return parse_pack(text, str(path), title)

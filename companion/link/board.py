@@ -41,6 +41,50 @@ NAMED_COLOURS = {
 Colour = str | tuple[int, int, int]
 
 
+class LogLimiter:
+    """At most ``burst`` log lines of one kind per ``window`` seconds; the rest are counted,
+    by reason, and said in one summary line when the window ends. A flaky USB cable sends
+    garbage by the million a minute: journald and the SD card must not pay for each line.
+
+    >>> clock = [0.0]
+    >>> quiet = LogLimiter(lambda: clock[0], burst=2, window=60.0)
+    >>> [quiet.allow("rejected", "crc") for _ in range(5)]
+    [True, True, False, False, False]
+    >>> clock[0] = 61.0
+    >>> quiet.flush()
+    [('rejected', 3, {'crc': 3}, 61.0)]
+    """
+
+    def __init__(self, clock: Callable[[], float], burst: int = 3, window: float = 60.0) -> None:
+        self.clock = clock
+        self.burst = burst
+        self.window = window
+        self._kinds: dict[str, list[Any]] = {}  # kind -> [start, logged, held, {reason: n}]
+
+    def allow(self, kind: str, reason: str = "") -> bool:
+        """May this line of ``kind`` be logged now? (If not, it is counted for the summary.)"""
+        w = self._kinds.get(kind)
+        if w is None:
+            w = self._kinds[kind] = [self.clock(), 0, 0, {}]
+        if w[1] < self.burst:
+            w[1] += 1
+            return True
+        w[2] += 1
+        w[3][reason] = w[3].get(reason, 0) + 1
+        return False
+
+    def flush(self, now: float | None = None) -> list[tuple[str, int, dict[str, int], float]]:
+        """The windows that ended: (kind, lines held back, by reason, seconds) each."""
+        now = self.clock() if now is None else now
+        ended = []
+        for kind, (start, _logged, held, reasons) in list(self._kinds.items()):
+            if now - start >= self.window:
+                del self._kinds[kind]
+                if held:
+                    ended.append((kind, held, reasons, now - start))
+        return ended
+
+
 def _drain(events: queue.SimpleQueue) -> list[KeyEvent]:
     """Everything queued so far, oldest first, without waiting."""
     out = []
@@ -218,6 +262,8 @@ class LightBoard:
         self._last_tx = 0.0
         self._closed = False
         self._thread: threading.Thread | None = None
+        self._quiet = LogLimiter(clock)
+        self._quiet_checked = 0.0
 
         self.status = LinkStatus.DISCONNECTED
         self.last_error: str | None = None
@@ -366,8 +412,20 @@ class LightBoard:
             if self._ser is None:
                 time.sleep(self.poll_interval)  # no port to block on
 
+    def _summarise(self, now: float) -> None:
+        """Say how many log lines the limiter held back, once a window has ended."""
+        if now - self._quiet_checked < 1.0:
+            return
+        self._quiet_checked = now
+        for kind, held, reasons, seconds in self._quiet.flush(now):
+            why = ", ".join(f"{r}: {n:,}" for r, n in sorted(reasons.items()) if r)
+            log.warning("light board %s: %s more %s in the last %.0f s%s; a noisy USB cable or "
+                        "a board sending garbage?", self.port, f"{held:,}", kind, seconds,
+                        f" ({why})" if why else "")
+
     def _pump(self) -> None:
         now = self._clock()
+        self._summarise(now)
         if self._ser is None:
             if now < self._next_attempt:
                 return
@@ -447,10 +505,12 @@ class LightBoard:
             self._ready.clear()
         if not changed:
             return
-        if error:
-            log.warning("light board %s: %s (%s)", self.port, status.value, error)
-        else:
-            log.info("light board %s: %s", self.port, status.value)
+        # A board that keeps dropping out says so once a window, then how often.
+        if self._quiet.allow(f"times {status.value}"):
+            if error:
+                log.warning("light board %s: %s (%s)", self.port, status.value, error)
+            else:
+                log.info("light board %s: %s", self.port, status.value)
         if self._on_status is not None:
             try:
                 self._on_status(status, error)
@@ -478,7 +538,8 @@ class LightBoard:
             if p.tries >= self.retries:
                 del self._pending[seq]
                 self.stats["unacked"] += 1
-                log.warning("light board: no ACK for %r", p.line.decode().strip())
+                if self._quiet.allow("commands without an ACK"):
+                    log.warning("light board: no ACK for %r", p.line.decode().strip())
                 continue
             # Same seq: the board ACKs a repeat without doing it twice.
             self._ser.write(p.line)
@@ -518,10 +579,12 @@ class LightBoard:
                 # e.g. a MicroPython banner or traceback on the same USB serial
                 if line.strip():
                     self.stats["noise"] += 1
-                    log.info("light board says: %s", line.decode("ascii", "replace")[:120])
+                    if self._quiet.allow("lines that are not frames"):
+                        log.info("light board says: %s", line.decode("ascii", "replace")[:120])
                 return
             self.stats["rejected"] += 1
-            log.warning("light board frame rejected (%s): %r", exc, line[:80])
+            if self._quiet.allow("frames rejected", exc.reason):
+                log.warning("light board frame rejected (%s): %r", exc, line[:80])
             if exc.reason == lp.BAD_VERSION:
                 self._foreign = line[:2].decode("ascii", "replace")
             return
@@ -546,7 +609,8 @@ class LightBoard:
             nak_seq, reason = values
             if nak_seq is not None:
                 self._pending.pop(nak_seq, None)  # resending the same frame will not help
-            log.warning("light board refused frame %s: %s", nak_seq, reason)
+            if self._quiet.allow("frames refused by the board", reason):
+                log.warning("light board refused frame %s: %s", nak_seq, reason)
         elif cmd == "HELLO":
             self._on_hello(values, now)
         elif cmd == "KEY":
@@ -555,7 +619,8 @@ class LightBoard:
         elif cmd == "FALLBACK":
             # The board gave up on us (we stalled) and went steady: put our look back.
             self.stats["fallbacks"] += 1
-            log.warning("light board fell back to steady light (%s)", values[0])
+            if self._quiet.allow("fallbacks to steady light"):
+                log.warning("light board fell back to steady light (%s)", values[0])
             self._send_base(now)
 
     def _on_hello(self, values: list[Any], now: float) -> None:

@@ -18,6 +18,10 @@ def register(commands: argparse._SubParsersAction, bench_commands: object) -> No
     )
     add_arguments(p)
     p.set_defaults(handler=cmd_lights)
+    if bench_commands is not None:
+        from companion.link import bench
+
+        bench.register(bench_commands)
 
 
 def description() -> str:

@@ -166,7 +166,15 @@ def parse(line: bytes):
     try:
         return _parse(line)
     except ProtocolError as exc:
-        start = line.find(b"V1 ", 1)
+        # A frame is at most MAX_LINE bytes, so only the line's last MAX_LINE bytes can hold
+        # one: looking further back would only find frames too long (and take quadratic time
+        # on a long line of repeated tokens).
+        end = len(line)
+        if line.endswith(b"\n"):
+            end -= 1
+        if end and line[end - 1 : end] == b"\r":
+            end -= 1
+        start = line.find(b"V1 ", max(1, end - MAX_LINE))
         while start > 0:
             try:
                 return _parse(line[start:])

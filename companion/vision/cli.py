@@ -20,9 +20,15 @@ def _user_error(msg: str) -> Exception:
 
 
 def _reader(args: argparse.Namespace):
+    from companion.i18n import _
+
     from .profile import ProfileError
     from .reader import DiceReader
 
+    profile = getattr(args, "profile", None)
+    if profile and not Path(profile).is_file():  # a typo, a folder, /dev/zero: said at once
+        raise _user_error(_("--profile {path}: not a profile file (make one with {command})")
+                          .format(path=profile, command="`companion calibrate dice`"))
     try:
         return DiceReader(args.dice, args.profile, views=getattr(args, "views", 1),
                           unknown_below=getattr(args, "unknown_below", None),
@@ -32,8 +38,13 @@ def _reader(args: argparse.Namespace):
 
 
 def _inputs(paths: list[str]) -> list[Path]:
+    from companion.i18n import _
+
     from .labeled import IMAGE_SUFFIXES
 
+    missing = [p for p in paths if not Path(p).exists()]
+    if missing:  # a typo: said before anything is read, exit code 2
+        raise _user_error(_("no such file or folder: {paths}").format(paths=", ".join(missing)))
     out: list[Path] = []
     for p in map(Path, paths):
         if p.is_dir():
@@ -42,6 +53,20 @@ def _inputs(paths: list[str]) -> list[Path]:
         else:
             out.append(p)
     return out
+
+
+def _within(kind, low, high):
+    """An argparse type: a ``kind`` number from ``low`` to ``high`` (a sheet a printer takes)."""
+    def parse(text: str):
+        try:
+            value = kind(text)
+        except ValueError:
+            value = None
+        if value is None or not low <= value <= high:
+            raise argparse.ArgumentTypeError(f"{text}: give a number from {low} to {high}")
+        return value
+
+    return parse
 
 
 def annotate(image, dice, path: Path) -> None:
@@ -76,6 +101,14 @@ def cmd_read(args: argparse.Namespace) -> int:
     files = _inputs(args.inputs)
     if not files:
         raise _user_error("no images given (or the folders hold no images)")
+    if args.annotate:
+        from companion.i18n import _
+
+        try:
+            Path(args.annotate).mkdir(parents=True, exist_ok=True)
+        except OSError as exc:
+            raise _user_error(_("--annotate {path}: cannot make the folder ({reason})").format(
+                path=args.annotate, reason=exc.strerror or exc)) from None
     errors = 0
     for path in files:
         try:
@@ -269,8 +302,9 @@ def register(commands, bench_commands) -> None:
     d.set_defaults(handler=cmd_calibrate_dice)
     m = cs.add_parser("markers", help="write the printable ArUco tray marker sheet")
     m.add_argument("--out", default="calibration", metavar="DIR")
-    m.add_argument("--dpi", type=int, default=200)
-    m.add_argument("--marker-mm", type=float, default=40.0)
+    m.add_argument("--dpi", type=_within(int, 30, 1200), default=200, help="30-1200")
+    m.add_argument("--marker-mm", type=_within(float, 10, 90), default=40.0,
+                   help="10-90 (two fit across an A4 sheet)")
     m.set_defaults(handler=cmd_calibrate_markers)
 
     b = bench_commands.add_parser("vision", help="score the dice reader on labelled photos")

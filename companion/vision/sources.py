@@ -271,13 +271,53 @@ class FileSource(FrameSource):
             return self._frame(image, str(path))
 
 
+# The largest image read: a 48-megapixel phone photo reads; a decompression bomb (a small file
+# that decodes to gigabytes) is refused from its header, before any pixel is decoded.
+MAX_PIXELS = 50_000_000
+MAX_FILE_BYTES = 256 * 2**20  # a photo or a camera frame is tens of MB at most
+
+
+def image_size(path: str | Path) -> tuple[int, int] | None:
+    """(width, height) from the file's header alone, or None when Pillow cannot tell."""
+    import warnings
+
+    from PIL import Image
+
+    try:
+        with warnings.catch_warnings():
+            warnings.simplefilter("ignore", Image.DecompressionBombWarning)
+            with Image.open(path) as im:
+                return im.size
+    except Image.DecompressionBombError as exc:  # bigger than Pillow opens at all
+        import re
+
+        numbers = re.findall(r"\d+", str(exc))  # "Image size (400000000 pixels) exceeds..."
+        return (int(numbers[0]), 1) if numbers else (MAX_PIXELS + 1, 1)
+    except Exception:  # noqa: BLE001 - not a format Pillow knows: OpenCV decides
+        return None
+
+
 def load_image(path: str | Path) -> np.ndarray:
     """Read an image as BGR; raises FrameError with the reason when it cannot."""
+    from companion.i18n import _
+
     path = Path(path)
     if not path.exists():
         raise FrameError(f"{path}: no such file")
     if path.is_dir():
         raise FrameError(f"{path}: is a folder, not an image")
+    if not path.is_file() or path.stat().st_size > MAX_FILE_BYTES:
+        raise FrameError(_("{path}: not an image file (a device, a pipe, or more than {most} "
+                           "MB)").format(path=path, most=MAX_FILE_BYTES // 2**20))
+    size = image_size(path)
+    if size is not None and size[0] * size[1] > MAX_PIXELS:
+        megapixels = round(size[0] * size[1] / 1_000_000)
+        shown = (_("{width}x{height} pixels").format(width=size[0], height=size[1])
+                 if size[1] > 1 else _("{count} megapixels").format(count=f"{megapixels:,}"))
+        raise FrameError(_("{path}: {size} is more than the dice reader reads (at most {most} "
+                           "megapixels); scale the photo down, e.g. to 4000 pixels "
+                           "across").format(path=path, size=shown,
+                                            most=MAX_PIXELS // 1_000_000))
     try:
         data = np.fromfile(str(path), np.uint8)
     except OSError as exc:

@@ -44,10 +44,16 @@ def playable(pack, players: int) -> str | None:
     for kind in KINDS:
         have = sum(1 for c in pack.cards if c["kind"] == kind)
         need = HAND[kind] * players
-        if have < need:
+        if have < need and players > 2:
             return _(
                 "{players} players need {need} {kind} cards and the pack has {have}; register "
                 "more cards with {command} or play with fewer players"
+            ).format(players=players, need=need, kind=kind, have=have,
+                     command="`companion cards add`")
+        if have < need:  # the fewest players the game takes
+            return _(
+                "{players} players need {need} {kind} cards and the pack has {have}; register "
+                "more cards with {command}"
             ).format(players=players, need=need, kind=kind, have=have,
                      command="`companion cards add`")
     return None

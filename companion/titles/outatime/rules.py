@@ -161,6 +161,7 @@ class State:
     end_turn_after_pending: bool = False
     winner: str | None = None
     turns: int = 0  # turns completed
+    lock_rest: dict[str, Any] | None = None  # a lock's numbers waiting for a Next choice
 
     def clone(self) -> State:
         return State(
@@ -178,6 +179,7 @@ class State:
             self.end_turn_after_pending,
             self.winner,
             self.turns,
+            self.lock_rest,
         )
 
     @property
@@ -546,20 +548,35 @@ def _do_lock(state: State, action: Action, effects: list[Effect]) -> None:
     # Numbers first, in order of need, each with its ripple; the paradox is checked after.
     _effect(effects, "lock", _("LOCK {dice}").format(dice=faces_text(faces)), player=p.name,
             dice=faces)
-    state.delorean = state.delorean + tuple(chain)
-    for number in chain:
+    state.delorean = state.delorean + tuple(chain) + tuple(f for f in faces if f not in NUMBERS)
+    _resolve_lock(state, {"numbers": list(chain), "before": before, "target": target}, effects)
+
+
+def _resolve_lock(state: State, lock: dict[str, Any], effects: list[Effect]) -> None:
+    """The numbers of a lock (each with its ripple), then its paradox and the six dice.
+
+    A player left with no Active card (an opponent whose card two ripples of this lock
+    completed) chooses their next card at once: the rest of the lock waits in
+    ``state.lock_rest`` until every pending choice is made, so a ripple is never lost to a
+    choice not yet made (rules note 6).
+    """
+    p = state.current
+    numbers = list(lock["numbers"])
+    state.lock_rest = None
+    while numbers:
+        number = numbers.pop(0)
         _effect(effects, "advance", f"{p.name} +1 ({number})", player=p.name, number=int(number))
         _gain(state, p, 1, effects)
         if state.phase == "over":
-            break
+            return  # the game was won by a number in this lock; all its dice are on the card
         _ripple(state, int(number), effects)
-    state.delorean = state.delorean + tuple(f for f in faces if f not in NUMBERS)
-    if state.phase == "over":
-        return  # the game was won by a number in this lock; all its dice are on the card
+        if numbers and any(q.active is None for q in state.players):
+            state.lock_rest = {**lock, "numbers": numbers}
+            return
 
     level = _paradox_level(state.delorean)
-    if level > before:
-        _paradox(state, p, level, target, effects)
+    if level > lock["before"]:
+        _paradox(state, p, level, lock["target"], effects)
         return
     if state.free_dice == 0 and state.doubleback:
         _effect(effects, "six", _("{player}: all six again - turn over").format(player=p.name),
@@ -699,6 +716,9 @@ def _do_next(state: State, action: Action, effects: list[Effect]) -> None:
     if p.carry:
         carry, p.carry = p.carry, 0
         _gain(state, p, carry, effects)
+    if state.lock_rest is not None and not state.pending and state.phase != "over":
+        _resolve_lock(state, state.lock_rest, effects)  # the lock goes on where it waited
+        return
     _end_turn_or_wait(state, effects)
 
 
@@ -931,6 +951,8 @@ def to_json(state: State) -> dict[str, Any]:
         "end_turn_after_pending": state.end_turn_after_pending,
         "winner": state.winner,
         "turns": state.turns,
+        # Only while a lock waits for a Next choice (older journals' states never had it).
+        **({"lock_rest": state.lock_rest} if state.lock_rest is not None else {}),
     }
 
 
@@ -962,6 +984,7 @@ def from_json(data: dict[str, Any]) -> State:
         data["end_turn_after_pending"],
         data["winner"],
         data["turns"],
+        data.get("lock_rest"),
     )
 
 

@@ -4,6 +4,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from companion.content import demo_pack
 from companion.titles.api import CHANCE, TERMINAL, RuleError
@@ -581,6 +583,69 @@ def test_gains_while_the_next_card_is_being_chosen_are_kept():
     state, _ = play(state, {"type": "next", "player": "Ana", "card": card_id("Ana", "04")})
     assert progress(state, "Ana") == (2, 1)  # the paradox step lands on the new card
     assert state.current.name == "Ben"
+
+
+def _two_completions_table() -> outatime.State:
+    """Ana's 3, 5 and 4 complete two of Ben's cards and then ripple onto his third."""
+    return make_table(("Ana", "Ben"), {"Ana": {"02": [3, 5, 4, 2]},
+                                       "Ben": {"02": [3], "03a": [5], "03b": [4, 2, 2]}})
+
+
+def test_a_ripple_after_an_opponent_completes_two_cards_in_one_lock_waits_for_his_choice():
+    ben_03b = {"type": "next", "player": "Ben", "card": card_id("Ben", "03b")}
+    state, _ = play(_two_completions_table(), roll(3, 5, 4, 88, 88, 88))
+    joined, effects = play(state, lock(3, 5, 4))
+    # Ben completed his 0.2 on the 3 and his 0.3 on the 5: he chooses before the 4 goes on.
+    assert progress(joined, "Ben") == (2, 0) and joined.player("Ben").active is None
+    assert outatime.actor(joined) == "Ben" and kinds(effects).count("ripple") == 2
+    with pytest.raises(RuleError, match="Ben must first choose"):
+        play(joined, END)
+    joined, effects = play(joined, ben_03b)
+    assert [e["number"] for e in effects if e["kind"] == "ripple"] == [4]
+    assert progress(joined, "Ben") == (2, 1) and progress(joined, "Ana") == (0, 3)
+    assert outatime.actor(joined) == "Ana" and joined.lock_rest is None
+    # The same dice locked one at a time end in the same place.
+    split, _ = play(state, lock(3), ben_03b, lock(5), lock(4))
+    assert outatime.to_json(split) == outatime.to_json(joined)
+
+
+def test_a_lock_waiting_for_a_choice_survives_the_journal_round_trip():
+    state, _ = play(_two_completions_table(), roll(3, 5, 4, 88, 88, 88), lock(3, 5, 4))
+    again = outatime.from_json(outatime.to_json(state))
+    assert again.lock_rest == {"numbers": ["4"], "before": 0, "target": None}
+    state, _ = play(again, {"type": "next", "player": "Ben", "card": card_id("Ben", "03b")})
+    assert progress(state, "Ben") == (2, 1)
+
+
+_STEP = st.lists(st.sampled_from([2, 3, 4, 5]), min_size=1, max_size=3)
+
+
+@settings(max_examples=150, deadline=None)
+@given(ana=st.lists(st.sampled_from([2, 3, 4, 5]), min_size=3, max_size=6),
+       others=st.lists(st.fixed_dictionaries({"02": _STEP, "03a": _STEP, "03b": _STEP}),
+                       min_size=1, max_size=2),
+       pick=st.integers(0, 1))
+def test_a_lock_and_the_same_dice_locked_one_at_a_time_end_alike(ana, others, pick):
+    """Rules note 6: ripples, completions and choices do not depend on how the dice of one
+    roll are split into locks."""
+    names = ("Ana", "Ben", "Cy")[: len(others) + 1]
+    steps = {"Ana": {"02": ana}, **dict(zip(names[1:], others, strict=True))}
+    dice = [str(n) for n in ana[:6]] + ["88"] * (6 - min(len(ana), 6))
+    state, _ = play(make_table(names, steps), roll(*dice))
+    chain = [str(n) for n in ana[:3]]  # Ana's 0.2 card: her first numbers, in order
+
+    def choose(s):
+        while s.pending:  # every choice takes the same option in both ways of locking
+            d = s.pending[0]
+            option = d["options"][min(pick, len(d["options"]) - 1)]
+            s, _ = play(s, {"type": "next", "player": d["player"], "card": option})
+        return s
+
+    joined = choose(play(state, lock(*chain))[0])
+    split = state
+    for number in chain:
+        split = choose(play(split, lock(number))[0])
+    assert outatime.to_json(split) == outatime.to_json(joined)
 
 
 def test_every_die_of_the_winning_lock_is_placed_on_the_delorean():
