@@ -39,3 +39,44 @@ def test_readme_quick_start_test_command_is_what_ci_runs():
     commands = [line for line in block.splitlines()[1:] if line.strip()]
     assert len(commands) == 2
     assert commands[1] in (ROOT / ".ci/run").read_text()
+
+
+def _toml_blocks() -> list[tuple[str, int, str]]:
+    """(file, line, text) of every ```toml block in the README and the docs."""
+    files = [ROOT / "README.md", ROOT / "hardware/README.md", ROOT / "firmware/README.md",
+             *sorted((ROOT / "docs").rglob("*.md"))]
+    out = []
+    for path in files:
+        text = path.read_text()
+        for match in re.finditer(r"^```toml\n(.*?)^```", text, re.S | re.M):
+            line = text.count("\n", 0, match.start()) + 1
+            out.append((str(path.relative_to(ROOT)), line, match.group(1)))
+    return out
+
+
+def test_every_config_block_in_the_docs_loads(tmp_path):
+    """A config example a maker copies is accepted by the loader as it is written. Content
+    packs (a [pack] table) are another kind of file and are checked by their titles."""
+    from companion import config
+
+    blocks = [b for b in _toml_blocks() if not re.search(r"^\[pack\]", b[2], re.M)]
+    assert len(blocks) >= 4  # display, hardware, translating, vision
+    failed = []
+    for name, line, text in blocks:
+        path = tmp_path / "config.toml"
+        path.write_text(text)
+        try:
+            config.load(path)
+        except config.ConfigError as exc:
+            failed.append(f"{name}:{line}: {exc}")
+    assert not failed, "\n".join(failed)
+
+
+def test_every_pack_block_in_the_docs_is_toml():
+    import tomllib
+
+    packs = [b for b in _toml_blocks() if re.search(r"^\[pack\]", b[2], re.M)]
+    assert packs
+    for name, line, text in packs:
+        body = re.sub(r"^\.\.\..*$", "", text, flags=re.M)  # an elision mark in an example
+        assert tomllib.loads(body)["pack"], f"{name}:{line}"
