@@ -1,9 +1,11 @@
 """Back in Time's screens: whose turn, the tracker phase step by step, the roll with its locked
 Biff dice, and what to move on the board ("LOVE +2", "BIFF 1 step to George", "FLIP 1 PHOTO").
 
-Every screen the whole table reads is drawn with ``say``: one big bold line (font 20 or more,
-capitals 6 mm tall on the recommended panel) and up to three lines of font 14 (4 mm); what
-does not fit goes on a following screen with the same big line, never into small print. The
+Every screen the whole table reads is drawn with ``say``: one big bold line (capitals 6 mm tall
+on the recommended panel: ``main_sizes()``, font 20 or more at 128x64) and lines of the
+``detail()`` size (4 mm: font 14 at 128x64); what does not fit goes on a following screen with
+the same big line, never into small print. The sizes come from the panel drawn for
+(``rule_sizes``), so a 256x64 panel gets bigger letters. The
 dice are drawn as our own plain glyphs (an arrow, a book, a star, a heart, a burst, a "B"), not
 the printed art. Layouts ask the painter for the panel's size.
 
@@ -27,6 +29,7 @@ from companion.display.draw import (
     fits,
     frame,
     line_height,
+    rule_sizes,
     shorten,
     wrap,
 )
@@ -35,8 +38,6 @@ from companion.titles.back_in_time import data, rules
 from companion.titles.back_in_time import odds as exact
 from companion.titles.back_in_time.table import MODIFIER_WORDS, UNKNOWN, split, word
 
-MAIN_SIZES = (24, 22, 20)  # the big line: 20 or more, bold (capitals of 14 px and up)
-DETAIL = 14  # every other word on a screen the table reads (capitals of 10 px)
 MARGIN = 1
 GAP = 4
 
@@ -53,12 +54,25 @@ DRAW_WORDS = {
 # --------------------------------------------------------------------------- layout
 
 
+def main_sizes() -> tuple[int, ...]:
+    """The big line's sizes, biggest first: the rule's main size and every other size up to
+    two pixels of capital taller (24, 22, 20 at 128x64; 35, 33, 31 at 256x64)."""
+    low = rule_sizes()[0]
+    return tuple(s for s in shared.main_sizes() if (s - low) % 2 == 0)
+
+
+def detail() -> int:
+    """Every other word on a screen the table reads: 4 mm (font 14 at 128x64)."""
+    return rule_sizes()[1]
+
+
 def _main_lines(width: int, text: str) -> tuple[int, list[str]]:
-    """The big line on one line at the biggest size that fits, else wrapped at 20."""
-    for size in MAIN_SIZES:
+    """The big line on one line at the biggest size that fits, else wrapped at the smallest."""
+    sizes = main_sizes()
+    for size in sizes:
         if fits(text, width, size, True):
             return size, [text]
-    size = MAIN_SIZES[-1]
+    size = sizes[-1]
     return size, wrap(text, width, size, True)
 
 
@@ -70,37 +84,58 @@ def say(main: str, *details: str) -> list[Image.Image]:
     """Screens the whole table reads: ``main`` big and bold, each detail (wrapped between
     words) under it; as many screens as it takes, each following one repeating ``main``, so
     every screen has its big line and nothing is small. A detail is not split between screens
-    unless it is longer than a screen holds."""
+    unless it is longer than a screen holds. The big line is as big as fits without taking
+    more screens than a smaller one would. When it leaves no room under it (two lines of it
+    on a 64-pixel panel with big letters), each detail is a big line of its own on the
+    screens that follow."""
     with frame() as probe:
         pass
     width, height = probe.width - 2 * MARGIN, probe.height
-    size, mains = _main_lines(width, main)
-    descent = line_height(DETAIL) - cap_height(DETAIL)
-    if len(mains) > 2:  # a very long big line: two lines big, the rest under them
-        details = (" ".join(mains[2:]), *details)
-        mains = mains[:2]
-    left = height - 2 * MARGIN - _block(size, len(mains)) - GAP - cap_height(DETAIL) - descent
-    per = max(1, left // line_height(DETAIL) + 1 if left >= 0 else 0)
-    pages: list[list[str]] = [[]]
-    for d in details:
-        lines = wrap(d, width, DETAIL) if d else []
-        if not lines:
-            continue
-        if pages[-1] and len(pages[-1]) + len(lines) > per:
-            pages.append([])
-        for line in lines:
-            if len(pages[-1]) == per:
+    small_size = detail()
+    descent = line_height(small_size) - cap_height(small_size)
+    details = tuple(d for d in details if d)
+
+    def plan(size: int, mains: list[str]) -> tuple[list[str], list[list[str]], list[str]]:
+        """(big lines, detail lines per screen, details that become big lines)."""
+        rest = details
+        if len(mains) > 2:  # a very long big line: two lines big, the rest under them
+            rest = (" ".join(mains[2:]), *rest)
+            mains = mains[:2]
+        # the last line's descenders reach ``descent - 1`` pixels below its capitals
+        left = height - MARGIN - _block(size, len(mains)) - GAP - cap_height(small_size) \
+            - (descent - 1)
+        if left < 0 and rest:
+            return mains, [[]], list(rest)
+        per = max(1, left // line_height(small_size) + 1)
+        pages: list[list[str]] = [[]]
+        for d in rest:
+            lines = wrap(d, width, small_size)
+            if pages[-1] and len(pages[-1]) + len(lines) > per:
                 pages.append([])
-            pages[-1].append(line)
+            for line in lines:
+                if len(pages[-1]) == per:
+                    pages.append([])
+                pages[-1].append(line)
+        return mains, pages, []
+
+    size, mains = _main_lines(width, main)
+    mains, pages, later = plan(size, mains)
+    for smaller in main_sizes():  # a smaller big line when that takes fewer screens
+        if smaller < size and fits(main, width, smaller, True):
+            other = plan(smaller, [main])
+            if not other[2] and (later or len(other[1]) < len(pages)):
+                size, (mains, pages, later) = smaller, other
     out = []
     for small in pages:
         with frame() as p:
-            block = _block(size, len(mains)) + (GAP + _block(DETAIL, len(small)) if small else 0)
-            y = max(MARGIN, (p.height - block) // 2)
+            block = _block(size, len(mains)) + (GAP + _block(small_size, len(small)) if small
+                                                 else 0)
+            y = max(MARGIN, min((p.height - block) // 2,
+                                p.height - block - (descent - 1 if small else 0)))
             y = p.lines(mains, y, size, bold=True) - line_height(size) + cap_height(size) + GAP
-            p.lines(small, y, DETAIL)
+            p.lines(small, y, small_size)
         out.append(p.image)
-    return out
+    return out + [img for d in later for img in say(d)]
 
 
 # --------------------------------------------------------------------------- dice glyphs
@@ -144,7 +179,8 @@ def _glyph(p: Painter, x: int, y: int, s: int, face: str, fill: int = 1) -> None
         d.ellipse((cx - r, cy - r, cx + r, cy + r), fill=fill)
     else:  # "biff" ("B") or an unsure face ("?"): a letter
         text = "B" if face == "biff" else UNKNOWN
-        size = DETAIL if s < 20 else 20
+        main = main_sizes()[-1]  # the main line's letters in a big die, else the details'
+        size = detail() if s < cap_height(main) + 6 else main
         p.center(text, round(cy - cap_height(size) / 2), size, bold=True, fill=fill,
                  x0=x, x1=x + s + 1)
 
@@ -163,7 +199,8 @@ def die(p: Painter, x: int, y: int, s: int, face: str | None) -> None:
 
 def dice_row(p: Painter, y: int, faces: Sequence[str | None], big: int = 20,
              marks: Sequence[int] = ()) -> int:
-    """The dice side by side, centred; ``marks`` underlines some. Returns the y below."""
+    """The dice side by side, centred, at most ``big`` pixels; ``marks`` underlines some.
+    Returns the y below."""
     n = max(1, len(faces))
     gap = 4 if n <= 5 else 2
     s = min(big, (p.width - 2 - gap * (n - 1)) // n)
@@ -198,13 +235,17 @@ def roll(challenge: dict[str, Any] | None, dice: Sequence[str], footer: str = ""
     biffs = faces.count("biff")
     if not footer and biffs:
         footer = ngettext("{n} BIFF: LOCKED", "{n} BIFFS: LOCKED", biffs).format(n=biffs)
+    small = detail()
     with frame() as p:
         main = summary(challenge, faces)
-        size = next((s for s in MAIN_SIZES if fits(main, p.width - 4, s, True)), MAIN_SIZES[-1])
+        sizes = main_sizes()
+        size = next((s for s in sizes if fits(main, p.width - 4, s, True)), sizes[-1])
         p.center(shorten(main, p.width - 4, size, True), 1, size, bold=True)
-        bottom = dice_row(p, cap_height(size) + 5, faces)
+        top = cap_height(size) + 5
+        room = p.height - top - (4 + cap_height(small) + 1 if footer else 2)
+        bottom = dice_row(p, top, faces, big=min(20, room))
         if footer:
-            p.center(shorten(footer, p.width - 2, DETAIL), bottom + 4, DETAIL)
+            p.center(shorten(footer, p.width - 2, small), bottom + 4, small)
     return p.image
 
 
@@ -246,7 +287,8 @@ def rolled_menu(dice: Sequence[str], options: Sequence[str], selected: int,
     faces = [split(d)[1] for d in dice]
     with frame() as p:
         top = dice_row(p, 1, faces, big=15, marks=marks) + 4
-        row_h = line_height(DETAIL) + 3
+        small = detail()
+        row_h = line_height(small) + 3
         visible = max(1, (p.height - top) // row_h)
         n = len(options)
         first = min(max(0, selected - visible + 1), max(0, n - visible))
@@ -254,7 +296,7 @@ def rolled_menu(dice: Sequence[str], options: Sequence[str], selected: int,
         for row, index in enumerate(range(first, min(n, first + visible))):
             y = top + row * row_h
             text = str(options[index])
-            size = next((z for z in (DETAIL, 12) if fits(text, width - 6, z)), 10)
+            size = next((z for z in (small, 12) if fits(text, width - 6, z)), 10)
             p.text((3, y + (row_h - cap_height(size)) // 2), shorten(text, width - 6, size), size)
             if index == selected:
                 p.invert((0, y, width, y + row_h - 1))

@@ -2,10 +2,11 @@
 the running scores and the final score with its breakdown.
 
 Every screen here is read across the table, so each keeps the readability rule: its main line
-in bold capitals at least 14 pixels tall (6 mm on the recommended panel: font size 20 or more)
-and every other word at least 10 pixels (4 mm: size 14 or more). What does not fit goes on a
-following screen, never into small print. Layout follows the painter's size (``p.width``,
-``p.height``). The menus the player choosing reads are the shared ones.
+in bold capitals 6 mm tall on the recommended panel (``main_sizes()``: font 20 or more at
+128x64) and every other word 4 mm (``other()``: 14 at 128x64), sized for the panel drawn
+for. What does not fit goes on a following screen, never into small print. Layout follows
+the painter's size (``p.width``, ``p.height``). The menus the player choosing reads are the
+shared ones.
 
     >>> img = turn("Ana", "doc", "1985")
     >>> img.size, img.mode
@@ -21,15 +22,34 @@ from PIL import Image
 
 from companion.display import glyphs
 from companion.display import screens as shared
-from companion.display.draw import cap_height, fits, frame, line_height, shorten, text_width, wrap
+from companion.display.draw import (
+    cap_height,
+    fits,
+    frame,
+    line_height,
+    rule_sizes,
+    shorten,
+    text_width,
+    wrap,
+)
 from companion.i18n import _, ngettext
 from companion.titles.eras import rules
 
-MAIN = (24, 22, 20)  # main line sizes: capitals of 14 px or more
-OTHER = 14  # every other word: capitals of 10 px
 GAP = 2
 
 Screens = list[tuple[str, Image.Image]]
+
+
+def main_sizes() -> tuple[int, ...]:
+    """The main line's sizes, biggest first: the rule's main size and every other size up to
+    two pixels of capital taller (24, 22, 20 at 128x64; 35, 33, 31 at 256x64)."""
+    low = rule_sizes()[0]
+    return tuple(s for s in shared.main_sizes() if (s - low) % 2 == 0)
+
+
+def other() -> int:
+    """Every other word: 4 mm (font 14 at 128x64)."""
+    return rule_sizes()[1]
 
 
 def _room() -> tuple[int, int]:
@@ -39,10 +59,11 @@ def _room() -> tuple[int, int]:
 
 def _main_fit(text: str, width: int, height: int) -> tuple[int, list[str]]:
     """The biggest main size (and its lines, one or two) that fits ``width`` x ``height``."""
-    for size in MAIN:
+    sizes = main_sizes()
+    for size in sizes:
         if fits(text, width, size, True) and cap_height(size) <= height:
             return size, [text]
-    size = MAIN[-1]
+    size = sizes[-1]
     lines = wrap(text, width, size, True)
     if len(lines) == 2 and cap_height(size) + line_height(size) <= height:
         return size, lines
@@ -55,17 +76,29 @@ def board(main: str, above: str = "", below: Sequence[str] = ()) -> list[Image.I
     each with the main line)."""
     width, height = _room()
     room = width - 4
-    small = [line for text in below for line in wrap(text, room, OTHER) if line]
-    head = shorten(above, room, OTHER) if above else ""
-    step = line_height(OTHER)
+    small_size = other()
+    small = [line for text in below for line in wrap(text, room, small_size) if line]
+    head = shorten(above, room, small_size) if above else ""
+    step = line_height(small_size)
     head_h = step if head else 0
+
+    def per_screen(main_h: int) -> int:
+        return (height - 4 - head_h - main_h - BELOW - cap_height(small_size)) // step + 1
+
     size, mains = _main_fit(main, room, height - 4 - head_h)
-    main_h = cap_height(size) + (len(mains) - 1) * line_height(size)
-    per = (height - 4 - head_h - main_h - BELOW - cap_height(OTHER)) // step + 1
     first: list[Image.Image] = []
+    whole = len(_main_fit(main, room, height - 4)[1]) == 2
+    if head and mains != [main] and len(mains) == 1 and whole:
+        # the main line is whole only without the line above: it gets a screen alone first
+        first = [_board(main, "", [])]
+        main = mains[0]
+    if len(mains) == 1:  # one line: as small as the rule lets it be when the lines need room
+        size = main_sizes()[-1]
+    per = per_screen(cap_height(size) + (len(mains) - 1) * line_height(size))
     if small and per < 1:  # two main lines leave no room below: they get a screen alone
         first = [_board(main, head, [])]
-        main, per = shorten(main, room, MAIN[-1], True), 2 if head else 3
+        main = shorten(main, room, main_sizes()[-1], True)
+        per = per_screen(cap_height(main_sizes()[-1]))
     per = max(1, per)
     chunks = [small[i:i + per] for i in range(0, len(small), per)] or [[]]
     return first + [_board(main, head, chunk) for chunk in chunks]
@@ -74,7 +107,7 @@ def board(main: str, above: str = "", below: Sequence[str] = ()) -> list[Image.I
 def face_lines(face: dict[str, Any]) -> list[str]:
     """A face-up card in one line at 4 mm ("Marty 55 P2 T1 VP3"), or two when it is wide."""
     line = rules.face_line(face)
-    if fits(line, _room()[0] - 4, OTHER):
+    if fits(line, _room()[0] - 4, other()):
         return [line]
     era = _("any era") if face["era"] == rules.ANY else face["era"]
     return [f"{rules.role_name(face['role'])} {era}", rules.face_words(face)]
@@ -84,23 +117,24 @@ BELOW = 4  # pixels between the main line and the lines below it
 
 
 def _board(main: str, head: str, lines: list[str]) -> Image.Image:
+    small = other()
     with frame() as p:
-        step = line_height(OTHER)
+        step = line_height(small)
         head_h = step if head else 0
         gap = BELOW if lines else 0
-        below_h = (len(lines) - 1) * step + cap_height(OTHER) if lines else 0
+        below_h = (len(lines) - 1) * step + cap_height(small) if lines else 0
         size, mains = _main_fit(main, p.width - 4, p.height - 4 - head_h - gap - below_h)
         block = cap_height(size) + (len(mains) - 1) * line_height(size)
         used = head_h + block + gap + below_h
         y = max(1, (p.height - 2 - used) // 2)
         if head:
-            p.center(head, y, OTHER)
+            p.center(head, y, small)
             y += step
         for k, line in enumerate(mains):
             p.center(line, y + k * line_height(size), size, bold=True)
         y += block + gap
         for line in lines:
-            p.center(line, y, OTHER)
+            p.center(line, y, small)
             y += step
     return p.image
 
@@ -118,32 +152,69 @@ def turn(player: str, role: str | None, era: str) -> Image.Image:
     below = [_("DeLorean: {era}").format(era=era)]
     if role:
         below.insert(0, _("plays {role}").format(role=rules.role_name(role)))
-    return one(player.upper(), "", below)
+    images = board(player.upper(), "", below)
+    if len(images) > 1:  # it stays up: one screen, the name shortened visibly if it must be
+        images = board(shorten(player.upper(), _room()[0] - 4, main_sizes()[-1], True), "",
+                       below)
+    return images[0]
 
 
-def scores(view: dict[str, Any]) -> Image.Image:
+def scores(view: dict[str, Any]) -> list[Image.Image]:
     """The running scores (what lies open: tokens, played cards, clock tokens); the player whose
-    turn it is highlighted. Up to three players in big rows, more in two columns."""
+    turn it is highlighted. Big rows (name and total in the main line's letters) when the
+    players fit them on one screen (in two columns on a wide panel); else a SCORES line over
+    two columns of 4 mm rows; else big rows over as many screens as it takes."""
     rows = [(row["name"], row["score"]["total"]) for row in view["players"]]
     turn_of = view.get("turn")
+    size, small = main_sizes()[-1], other()
+    width, height = _room()
+    columns = 2 if width >= 3 * height else 1
+    per_column = max(1, height // line_height(size))
+    if len(rows) <= per_column * columns:
+        return [_big_rows(rows, turn_of, columns)]
+    per = -(-len(rows) // 2)
+    if 2 + line_height(size) + per * line_height(small) <= height:
+        return [_score_columns(rows, turn_of)]
+    count = -(-len(rows) // (per_column * columns))
+    per = -(-len(rows) // count)  # as even as the screens can be: 5 players are 3 + 2
+    return [_big_rows(rows[i:i + per], turn_of, columns) for i in range(0, len(rows), per)]
+
+
+def _big_rows(rows: list[tuple[str, int]], turn_of: str | None, columns: int) -> Image.Image:
+    """Each player's name and total in the main line's letters, the name in the other words'
+    letters when the main line's cannot hold it (shortened visibly only when neither can)."""
+    size, small = main_sizes()[-1], other()
     with frame() as p:
-        if len(rows) <= 3:
-            size, step = MAIN[-1], line_height(MAIN[-1])
-            y = max(1, (p.height - len(rows) * step) // 2)
-            for name, total in rows:
-                number = str(total)
-                room = p.width - 8 - text_width(number, size, True) - 6
-                p.text((4, y), shorten(name.upper(), room, size, True), size, bold=True)
-                p.right(number, p.width - 4, y, size, bold=True)
-                if name == turn_of:
-                    p.invert((0, y - 2, p.width, min(p.height, y + cap_height(size) + 3)))
-                y += step
-            return p.image
-        size = MAIN[-1]
+        step = line_height(size)
+        lines = -(-len(rows) // columns)
+        col_w = p.width // columns
+        y0 = max(1, (p.height - lines * step) // 2)
+        for i, (name, total) in enumerate(rows):
+            col, line = divmod(i, lines)
+            x0, y = col * col_w, y0 + line * step
+            number = str(total)
+            room = col_w - 8 - text_width(number, size, True) - 6
+            label, label_size = name.upper(), size
+            if columns > 1 and not fits(label, room, size, True):
+                label_size = small
+            p.text((x0 + 4, y + cap_height(size) - cap_height(label_size)),
+                   shorten(label, room, label_size, label_size == size), label_size,
+                   bold=label_size == size)
+            p.right(number, x0 + col_w - 4, y, size, bold=True)
+            if name == turn_of:
+                p.invert((x0, y - 2, x0 + col_w - (0 if columns == 1 else 1),
+                          min(p.height, y + cap_height(size) + 3)))
+    return p.image
+
+
+def _score_columns(rows: list[tuple[str, int]], turn_of: str | None) -> Image.Image:
+    """SCORES over two columns of names and totals in the other words' letters."""
+    size, small = main_sizes()[-1], other()
+    with frame() as p:
         head = _("SCORES")
         p.center(head, 1, size, bold=True)
         y0 = 2 + line_height(size)
-        step = line_height(OTHER)
+        step = line_height(small)
         half = p.width // 2
         per = -(-len(rows) // 2)
         for i, (name, total) in enumerate(rows):
@@ -151,49 +222,67 @@ def scores(view: dict[str, Any]) -> Image.Image:
             x0 = col * half
             y = y0 + row * step
             number = str(total)
-            room = half - 6 - text_width(number, OTHER) - 4
-            p.text((x0 + 3, y), shorten(name, room, OTHER), OTHER)
-            p.right(number, x0 + half - 4, y, OTHER)
+            room = half - 6 - text_width(number, small) - 4
+            p.text((x0 + 3, y), shorten(name, room, small), small)
+            p.right(number, x0 + half - 4, y, small)
             if name == turn_of:
-                p.invert((x0, y - 2, x0 + half - 1, min(p.height, y + cap_height(OTHER) + 2)))
+                p.invert((x0, y - 2, x0 + half - 1, min(p.height, y + cap_height(small) + 2)))
     return p.image
 
 
 def moved(era: str) -> Image.Image:
     """The DeLorean jumps: the car with its fire trails, and the era it reaches."""
     with frame() as p:
-        size = MAIN[0]
-        glyphs.delorean(p, (p.width - 88) // 2, 1, scale=1.0)
+        wide = p.width >= 3 * p.height
+        room = p.width - (108 if wide else 4)
         text = _("TO {era}").format(era=era)
-        p.center(text, p.height - cap_height(size) - 3, size, bold=True)
+        size = next((s for s in main_sizes() if fits(text, room, s, True)), None)
+        if size is None:  # a long translation: smaller, else shortened visibly
+            text, size = shared.fitted(text, room, main_sizes()[-1], True)
+        if wide:  # the car, then the era beside it
+            glyphs.delorean(p, 2, (p.height - 40) // 2, scale=1.0)
+            p.center(text, (p.height - cap_height(size)) // 2, size, bold=True, x0=104)
+        else:
+            glyphs.delorean(p, (p.width - 88) // 2, 1, scale=1.0)
+            p.center(text, p.height - cap_height(size) - 3, size, bold=True)
     return p.image
 
 
 def winner(names: Sequence[str], total: int, tie_note: str = "") -> list[Image.Image]:
-    """The winner with a bolt on each side, or the winners of a shared victory; their total."""
+    """The winner with a bolt on each side, or the winners of a shared victory; their total
+    (beside WIN! when the panel is too low for it under)."""
     out = []
+    size, small = main_sizes()[-1], other()
     with frame() as p:
-        size = MAIN[-1]
+        step = line_height(size)
+        tail = _("{total} VP").format(total=total)
         who = names[0].upper() if len(names) == 1 else ""
-        if who and fits(who, p.width - 40, size, True):
-            glyphs.bolt(p, 2, 6, 26)
-            glyphs.bolt(p, p.width - 16, 6, 26)
+        bolts = bool(who) and fits(who, p.width - 40, size, True)
+        if bolts:
             lines = [who, _("WINS!")]
         else:
             names_line = " & ".join(n.upper() for n in names)
             lines = [shorten(line, p.width - 4, size, True)
                      for line in wrap(names_line, p.width - 4, size, True)[:2]]
             lines.append(_("WIN!") if len(names) > 1 else _("WINS!"))
-        step = line_height(size)
-        tail = _("{total} VP").format(total=total)
-        if len(lines) == 3:
-            lines[2] = f"{lines[2]} {tail}"
-        y = max(1, (p.height - len(lines) * step - (0 if len(lines) == 3 else step)) // 2 + 2)
+        if len(lines) == 3 or 2 * step + cap_height(small) > p.height - 2:
+            lines[-1] = f"{lines[-1]} {tail}"  # no room for the total under the words
+        if len(lines) * step - (step - cap_height(size)) > p.height - 2:
+            # a low panel with big letters: the names on one line, shortened visibly
+            lines = [shorten(" & ".join(n.upper() for n in names), p.width - 4, size, True),
+                     lines[-1]]
+            bolts = bolts and fits(lines[0], p.width - 40, size, True)
+        under = len(lines) == 2 and not lines[-1].endswith(tail)
+        if bolts:
+            glyphs.bolt(p, 2, 6, min(26, p.height - 8))
+            glyphs.bolt(p, p.width - 16, 6, min(26, p.height - 8))
+        y = max(1, (p.height - len(lines) * step - (step if under else 0)) // 2 + 2)
         for line in lines:
-            p.center(line, y, size, bold=True)
+            words, words_size = shared.fitted(line, p.width - 4, size, True)
+            p.center(words, y, words_size, bold=True)
             y += step
-        if len(lines) == 2:
-            p.center(tail, y, OTHER)
+        if under:
+            p.center(tail, y, small)
     out.append(p.image)
     if tie_note:
         out.extend(board(_("TIE"), "", [tie_note]))
@@ -255,7 +344,7 @@ def named_screens_for(view: dict[str, Any], effects: Sequence[dict[str, Any]]) -
             continue
         if kind == "turn":
             if view.get("players"):
-                out.append(("scores", scores(view)))
+                out += _pages("scores", scores(view))
             out.append(("turn", turn(e["player"], e.get("role"), e.get("era", ""))))
         elif kind == "round_end":
             pass  # said on the round screen that follows
@@ -424,10 +513,8 @@ def catalogue() -> Screens:
     out: Screens = [
         ("turn", turn("Ana", "doc", "1985")),
         ("turn_long_name", turn("Esmeralda-Fitzgerald", "jennifer", "2015")),
-        ("scores_2", scores(sample_view(2))),
-        ("scores_3", scores(sample_view(3))),
-        ("scores_4", scores(sample_view(4))),
-        ("scores_6", scores(sample_view(6))),
+        *[(f"scores_{count}" + (f"_{k}" if k else ""), img) for count in (2, 3, 4, 6)
+          for k, img in enumerate(scores(sample_view(count)))],
         ("move", moved("1955")),
         ("role", one("JENNIFER", "FITZGERALD")),
         ("round", one(_("ROUND {n}").format(n=12), "",

@@ -1,11 +1,13 @@
 """The Card Game's screens: whose turn, the card played, what to turn over, Memos, B-1, claims.
 
-Every screen the whole table reads keeps the readability rule: one line of capitals 14 px tall
-(font size 20 and up, bold) and every other word at least 10 px (size 14). A small 4x6 map of
-the TimeLine sits beside the words where it helps: a filled card shows its altered side, an
-empty one its original side, the B-1 stack is crossed, and a dot marks the cards to turn over
-now (or, after a claim, the events still wrong). Layouts are computed from the painter's size,
-so the same code serves 128x64, 256x64 and 128x128 panels.
+Every screen the whole table reads keeps the readability rule: one line of capitals 6 mm tall
+on the recommended panel (``main_sizes()``: font 20 and up, bold, at 128x64) and every other
+word at least 4 mm (``text_size()``: 14 at 128x64), sized for the panel drawn for. A small
+4x6 map of the TimeLine sits beside the words where it helps: a filled card shows its altered
+side, an empty one its original side, the B-1 stack is crossed, and a dot marks the cards to
+turn over now (or, after a claim, the events still wrong); on a wide panel (256x64) it takes
+the panel's height beside the words. Layouts are computed from the painter's size, so the
+same code serves 128x64, 256x64 and 128x128 panels.
 
     >>> img = flip(["A-2", "A-6", "A-5"], ["X....X", "#.....", "......", "......"])
     >>> img.size, img.mode
@@ -28,6 +30,7 @@ from companion.display.draw import (
     fits,
     frame,
     line_height,
+    rule_sizes,
     shorten,
     text_width,
     wrap,
@@ -38,8 +41,6 @@ from companion.titles.timeline import rules
 from companion.titles.timeline.graph import B1, COLUMNS, ROWS
 from companion.titles.timeline.model import TYPE_NAMES, TYPES
 
-MAIN_SIZES = (24, 22, 20)  # the main line: capitals of 14 px and more (6 mm on the 2.42")
-TEXT = 14  # every other word on a screen the table reads: capitals of 10 px (4 mm)
 GAP = 3  # between blocks
 EDGE = 1  # margin at the panel's edges
 MAP_SHARE = 0.45  # at most this share of a wide panel's width goes to the map
@@ -63,6 +64,18 @@ LIGHT_EFFECTS = {"flip": "ripple", "memo": "stall", "cancel": "stall", "dud": "s
 # --------------------------------------------------------------------------- layout
 
 
+def main_sizes() -> tuple[int, ...]:
+    """The main line's sizes, biggest first: the rule's main size and every other size up to
+    two pixels of capital taller (24, 22, 20 at 128x64; 35, 33, 31 at 256x64)."""
+    low = rule_sizes()[0]
+    return tuple(s for s in shared.main_sizes() if (s - low) % 2 == 0)
+
+
+def text_size() -> int:
+    """Every other word on a screen the table reads: 4 mm (font 14 at 128x64)."""
+    return rule_sizes()[1]
+
+
 def _descent(size: int) -> int:
     """Room a line needs below its capitals (descenders)."""
     return line_height(size) - cap_height(size) - 1
@@ -73,7 +86,7 @@ def _plan(blocks: Sequence[tuple[str, str]], width: int, height: int, main_lines
     None when they do not fit. The main line is as big as fits without cutting a word in two
     (cut only when no size avoids it); the others are size 14."""
     for whole_words in (True, False):
-        for size in MAIN_SIZES:
+        for size in main_sizes():
             found = _plan_at(blocks, width, height, main_lines, size, whole_words)
             if found is not None:
                 return found
@@ -82,10 +95,11 @@ def _plan(blocks: Sequence[tuple[str, str]], width: int, height: int, main_lines
 
 def _plan_at(blocks, width: int, height: int, main_lines: int, size: int, whole_words: bool):
     plan = []
+    small = text_size()
     for text, role in blocks:
         if not text:
             continue
-        s = size if role == "main" else TEXT
+        s = size if role == "main" else small
         bold = role != "text"
         lines = wrap(text, width, s, bold)
         if role == "main" and (len(lines) > main_lines or whole_words and any(
@@ -230,29 +244,54 @@ def _map_box(p: Painter, top: int) -> tuple[tuple[int, int, int, int], int]:
         p.width - EDGE - used - GAP
 
 
+def _words_room(p: Painter, main: str = ""
+                ) -> tuple[bool, int, int, tuple[int, int, int, int], int, int]:
+    """(beside?, the main line's size, the top of the lines under it, the map's box, the right
+    edge of the words, the bottom of the lines). On a wide panel (256x64) the map takes the
+    panel's height at the right and the main line heads the words beside it when it fits
+    there; else the main line goes across the top."""
+    size = main_sizes()[-1]  # the smallest main size leaves the map the most room
+    top = EDGE + cap_height(size) + _descent(size) + 2
+    if p.width >= 3 * p.height:
+        box, right = _map_box(p, EDGE)
+        if fits(main, right - EDGE, size, True):
+            # the words' descenders may reach the panel's last row
+            return True, size, EDGE + cap_height(size) + GAP + 1, box, right, p.height
+    box, right = _map_box(p, top)
+    tall = box[1] > top
+    return False, size, top, box, right, box[1] - GAP if tall else p.height - EDGE
+
+
 def map_screen(main: str, lines: Sequence[str], grid: Grid, marks: Sequence[str] = (),
                more: str = "") -> Image.Image:
     """The main line across the top, words on the left, the map on the right (on a tall
-    panel: words, then the map). Words that do not fit end with ``more``; a main line too
-    long for the panel (a long name) is shortened visibly ("ESMERALDA-F.")."""
+    panel: words, then the map; on a wide one the map the panel's height, the main line over
+    the words). Words that do not fit end with ``more``; a main line too long for its room
+    (a long name) is shortened visibly ("ESMERALDA-F.")."""
+    small = text_size()
     with frame() as p:
-        size = MAIN_SIZES[-1]  # the smallest main size leaves the map the most room
-        p.center(shorten(main, p.width - 2 * EDGE, size, True), EDGE, size, bold=True)
-        top = EDGE + cap_height(size) + _descent(size) + 2
-        box, right = _map_box(p, top)
-        tall = box[1] > top
-        y1 = box[1] - GAP if tall else p.height - EDGE
-        room = max(0, (y1 - top - cap_height(TEXT) - _descent(TEXT)) // line_height(TEXT) + 1)
+        wide, size, top, box, right, y1 = _words_room(p, main)
+        main = shorten(main, p.width - 2 * EDGE, size, True)
+        room = max(0, (y1 - top - cap_height(small) - _descent(small)) // line_height(small) + 1)
         out: list[str] = []
         for line in lines:
-            out += wrap(line, right - EDGE, TEXT) if line else []
+            out += wrap(line, right - EDGE, small) if line else []
+        joined = wrap(" ".join(line for line in lines if line), right - EDGE, small)
+        if len(out) > room >= len(joined):  # the lines run together ("DRAW 1, PLAY 1")
+            out = joined
         if len(out) > room:
             out = out[:max(0, room - 1)] + ([more] if more and room else [])
-        block = cap_height(TEXT) + (len(out) - 1) * line_height(TEXT) + _descent(TEXT)
-        y = top + max(0, (y1 - top - block) // 2)
+        block = cap_height(small) + (len(out) - 1) * line_height(small) + _descent(small)
+        if wide:  # the main line and the words centred together beside the map
+            shift = max(0, (y1 - EDGE - (top - EDGE) - (block if out else 0)) // 2)
+            p.center(main, EDGE + shift, size, bold=True, x0=EDGE, x1=right)
+            y = top + shift
+        else:
+            p.center(main, EDGE, size, bold=True)
+            y = top + max(0, (y1 - top - block) // 2)
         for line in out:
-            p.text((EDGE, y), shorten(line, right - EDGE, TEXT), TEXT)
-            y += line_height(TEXT)
+            p.text((EDGE, y), shorten(line, right - EDGE, small), small)
+            y += line_height(small)
         places = draw_map(p, grid, box, marks)
     p.image.info["map_cells"] = places  # where each place is drawn (for tests and tools)
     return p.image
@@ -281,11 +320,14 @@ def flip(flips: Sequence[str], grid: Grid) -> Image.Image:
 def flip_screens(flips: Sequence[str], grid: Grid) -> list[tuple[str, Image.Image]]:
     """The flip screen, and the whole list in words when it is too long for the map's side."""
     out = [("flip", flip(flips, grid))]
+    small = text_size()
     with frame() as p:
-        _box, right = _map_box(p, 20)
-    room = (p.height - 20) // line_height(TEXT)
+        wide, _size, top, _box, right, y1 = _words_room(p, _("FLIP {event}").format(
+            event=flips[0]))
+    room = (p.height - 20) // line_height(small) if not wide else \
+        max(0, (y1 - top - cap_height(small) - _descent(small)) // line_height(small) + 1)
     text = _("then {events}").format(events=", ".join(flips[1:]))
-    if len(flips) > 1 and len(wrap(text, right - EDGE, TEXT)) > room:
+    if len(flips) > 1 and len(wrap(text, right - EDGE, small)) > room:
         for k, img in enumerate(announce(_("FLIP {event}").format(event=flips[0]), [text])):
             out.append((f"flip_{k + 1}", img))
     return out
@@ -399,13 +441,18 @@ def winner(name: str) -> Image.Image:
         glyphs.bolt(p, p.width - 16, 4, bolt_h)
         x0, x1 = 18, p.width - 18
         text = name.upper()
-        size = next((s for s in MAIN_SIZES if text_width(text, s, True) <= x1 - x0),
-                    MAIN_SIZES[-1])
+        sizes = main_sizes()
+        size = next((s for s in sizes if text_width(text, s, True) <= x1 - x0), sizes[-1])
         text = shorten(text, x1 - x0, size, True)
-        block = cap_height(size) + GAP + 4 + cap_height(MAIN_SIZES[0])
-        y = max(EDGE, (p.height - block - _descent(MAIN_SIZES[0])) // 2)
+        wins = sizes[0]
+        space = GAP + 4
+        if cap_height(size) + space + cap_height(wins) + _descent(wins) > p.height - 2 * EDGE:
+            wins = sizes[-1]  # big letters on a low panel: both lines as small as the rule
+            space = max(2, p.height - 2 * EDGE - 2 * cap_height(wins) - _descent(wins))
+        block = cap_height(size) + space + cap_height(wins)
+        y = max(EDGE, (p.height - block - _descent(wins)) // 2)
         p.center(text, y, size, bold=True, x0=x0, x1=x1)
-        p.center(_("WINS!"), y + cap_height(size) + GAP + 4, MAIN_SIZES[0], bold=True)
+        p.center(_("WINS!"), y + cap_height(size) + space, wins, bold=True)
     return p.image
 
 

@@ -80,7 +80,7 @@ def test_a_turn_shows_the_running_scores_then_whose_turn_and_the_delorean():
     assert words(named[0][1]) == ["SCORES", "Ana", "2", "Ben", "5", "Clara", "8", "Dmitri",
                                   "11"]
     assert words(named[1][1]) == ["BEN", "plays Doc", "DeLorean: 1985"]
-    few = screens.scores(screens.sample_view(3))  # up to three players: big rows
+    few, = screens.scores(screens.sample_view(3))  # up to three players: big rows, one screen
     assert words(few) == ["ANA", "2", "BEN", "5", "CLARA", "8"]
 
 
