@@ -265,6 +265,8 @@ def wrap(text: str, width: int, size: int, bold: bool = False) -> list[str]:
     ['GIGA-', 'WAT-', 'TS']
     >>> wrap("ESMERALDA-FITZGERALD", 80, SMALL)
     ['ESMERALDA-', 'FITZGERALD']
+    >>> wrap("then A-6, A-5", 50, SMALL)
+    ['then A-6,', 'A-5']
     """
     lines: list[str] = []
     for paragraph in text.split("\n"):
@@ -275,8 +277,10 @@ def wrap(text: str, width: int, size: int, bold: bool = False) -> list[str]:
                 line = candidate
                 continue
             pieces = _pieces(word)
-            if len(pieces) > 1 and (not line or fits(f"{line} {pieces[0]}", width, size, bold)):
-                # break after the word's own hyphen, not inside a piece
+            if (len(pieces) > 1 and not fits(word, width, size, bold)
+                    and (not line or fits(f"{line} {pieces[0]}", width, size, bold))):
+                # a word too long for a line of its own breaks after its own hyphen, not
+                # inside a piece; one that fits ("A-5", a card id) moves down whole
                 first = f"{line} {pieces[0]}" if line else pieces[0]
                 if fits(first, width, size, bold):
                     line = first

@@ -211,8 +211,8 @@ def _score_columns(rows: list[tuple[str, int]], turn_of: str | None) -> Image.Im
     """SCORES over two columns of names and totals in the other words' letters."""
     size, small = main_sizes()[-1], other()
     with frame() as p:
-        head = _("SCORES")
-        p.center(head, 1, size, bold=True)
+        head, head_size = shared.fitted(_("SCORES"), p.width - 2, size, True)
+        p.center(head, 1 + cap_height(size) - cap_height(head_size), head_size, bold=True)
         y0 = 2 + line_height(size)
         step = line_height(small)
         half = p.width // 2

@@ -1627,6 +1627,11 @@ def _replay(
         name=picked["name"],
         source=card["replay"],
     )
+    why = _why_not(state, p, picked)
+    if why is not None:  # its target went while the card that picked it was pending
+        state.discard += (pick,)
+        _effect(effects, "fizzle", why, player=p.name, card=pick, name=picked["name"])
+        return []
     state.stack = state.stack + ({"kind": "play", "card": pick, "player": p.name,
                                   "via": card["id"]},)
     if _target_kind(picked):

@@ -81,7 +81,8 @@ def _descent(size: int) -> int:
     return line_height(size) - cap_height(size) - 1
 
 
-def _plan(blocks: Sequence[tuple[str, str]], width: int, height: int, main_lines: int = 2):
+def _plan(blocks: Sequence[tuple[str, str]], width: int, height: int, main_lines: int = 2,
+          shrink: bool = False):
     """Sizes and wrapped lines for ``blocks`` ((text, "main" | "text" | "bold")) in a box, or
     None when they do not fit. The main line is as big as fits without cutting a word in two
     (cut only when no size avoids it); the others are size 14."""
@@ -90,12 +91,24 @@ def _plan(blocks: Sequence[tuple[str, str]], width: int, height: int, main_lines
             found = _plan_at(blocks, width, height, main_lines, size, whole_words)
             if found is not None:
                 return found
+    if not shrink:
+        return None
+    # Words longer than the panel was laid out for (a translation): smaller than the rule
+    # rather than not at all.
+    rule_main, rule_text = min(main_sizes()), text_size()
+    for small in sorted({s for s in (rule_text, 12, 10, 8) if s <= rule_text}, reverse=True):
+        for size in sorted({s for s in (22, 20, 18, 16, 14, 12, 10, 8) if s < rule_main},
+                           reverse=True):
+            found = _plan_at(blocks, width, height, main_lines, size, False, small)
+            if found is not None:
+                return found
     return None
 
 
-def _plan_at(blocks, width: int, height: int, main_lines: int, size: int, whole_words: bool):
+def _plan_at(blocks, width: int, height: int, main_lines: int, size: int, whole_words: bool,
+             small: int | None = None):
     plan = []
-    small = text_size()
+    small = small or text_size()
     for text, role in blocks:
         if not text:
             continue
@@ -122,43 +135,59 @@ def _draw_plan(p: Painter, plan, total: int, x0: int, x1: int, y0: int, y1: int)
         y += GAP - line_height(size) + cap_height(size)
 
 
-def _column(p: Painter, blocks, x0: int, x1: int, y0: int, y1: int, main_lines: int = 2) -> None:
+def _column(p: Painter, blocks, x0: int, x1: int, y0: int, y1: int, main_lines: int = 2,
+            shrink: bool = False) -> None:
     """Draw ``blocks`` centred in the box, or raise TooMuchText."""
-    found = _plan(blocks, x1 - x0, y1 - y0, main_lines)
+    found = _plan(blocks, x1 - x0, y1 - y0, main_lines, shrink)
     if found is None:
         raise TooMuchText(f"does not fit: {[t for t, _r in blocks]!r}")
     _draw_plan(p, *found, x0, x1, y0, y1)
 
 
-def announce(main: str, lines: Sequence[str] = (), top: str = "") -> list[Image.Image]:
+def announce(main: str, lines: Sequence[str] = (), top: str = "", strict: bool = False
+             ) -> list[Image.Image]:
     """A screen the table reads: an optional line above, the main line, lines below; when
     the lines do not fit one screen, they continue on more screens under the same main line.
-    Raises TooMuchText when the main line (with the line above) does not fit at all."""
+    A main line that does not fit in the rule's letters raises TooMuchText when ``strict``
+    (the caller has another way to say it), else it is drawn smaller (a translation's longer
+    words); TooMuchText when it does not fit at all."""
     with frame() as probe:
         width, height = probe.width - 2 * EDGE, probe.height - 2 * EDGE
     main_lines = 3 if height > 64 else 2
 
+    shrink = False  # smaller than the rule only when the main line fits no other way
+
     def fits_page(chunk: list[str]) -> bool:
         blocks = [(top, "bold"), (main, "main")] + [(t, "text") for t in chunk]
-        return _plan(blocks, width, height, main_lines) is not None
+        return _plan(blocks, width, height, main_lines, shrink) is not None
 
     if top and not fits_page([]):  # a long line above: it leads the lines below instead
         lines, top = [top, *lines], ""
+    if not fits_page([]) and not strict:
+        shrink = True  # longer words than the panel was laid out for (a translation)
     if not fits_page([]):
         raise TooMuchText(f"does not fit: {main!r}")
-    pages: list[list[str]] = [[]]
-    for line in (t for t in lines if t):
-        pieces = [line] if fits_page([line]) else _halves(line, fits_page)
-        for piece in pieces:
-            if fits_page(pages[-1] + [piece]):
-                pages[-1].append(piece)
-            else:
-                pages.append([piece])
+
+    def paginate() -> list[list[str]]:
+        pages: list[list[str]] = [[]]
+        for line in (t for t in lines if t):
+            pieces = [line] if fits_page([line]) else _halves(line, fits_page)
+            for piece in pieces:
+                if fits_page(pages[-1] + [piece]):
+                    pages[-1].append(piece)
+                else:
+                    pages.append([piece])
+        return pages
+
+    pages = paginate()
+    if not shrink and not strict and not all(fits_page(chunk) for chunk in pages):
+        shrink = True  # a word under the main line fits no page in the rule's letters
+        pages = paginate()
     images = []
     for chunk in pages:
         with frame() as p:
             blocks = [(top, "bold"), (main, "main")] + [(t, "text") for t in chunk]
-            _column(p, blocks, EDGE, p.width - EDGE, EDGE, p.height - EDGE, main_lines)
+            _column(p, blocks, EDGE, p.width - EDGE, EDGE, p.height - EDGE, main_lines, shrink)
         images.append(p.image)
     return images
 
@@ -346,7 +375,7 @@ def first_fit(*choices: tuple[str, Sequence[str], str]) -> list[Image.Image]:
 
 def _try(main: str, lines: Sequence[str], top: str) -> list[Image.Image] | None:
     try:
-        return announce(main, lines, top)
+        return announce(main, lines, top, strict=True)
     except TooMuchText:
         return None
 
@@ -452,7 +481,8 @@ def winner(name: str) -> Image.Image:
         block = cap_height(size) + space + cap_height(wins)
         y = max(EDGE, (p.height - block - _descent(wins)) // 2)
         p.center(text, y, size, bold=True, x0=x0, x1=x1)
-        p.center(_("WINS!"), y + cap_height(size) + space, wins, bold=True)
+        word, wins = shared.fitted(_("WINS!"), p.width - 2 * EDGE, wins, True)
+        p.center(word, y + cap_height(size) + space, wins, bold=True)
     return p.image
 
 

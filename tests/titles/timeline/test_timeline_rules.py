@@ -810,3 +810,22 @@ def test_every_choice_on_a_menu_has_a_short_label():
                   {"type": "draw"}, play("Ana", "db-a2"), PASS)
     assert [tl.label(state, a) for a in tl.legal_actions(state)][-1] == "no second flip"
     assert tl.label(state, tl.legal_actions(state)[0]).startswith("2nd flip: FLIP A-1")
+
+
+def test_a_replayed_card_whose_target_went_while_the_rewind_was_pending_takes_no_effect():
+    """Decision 36: Ana's Rewind picks Steal while Ben has the Fax; Ben's Memo (the Fax) is
+    cancelled by Ana's, so the Rewind resolves, but the Fax is gone: Steal takes no effect, is
+    discarded, and the turn goes on (before, the game waited for a target nobody could name)."""
+    state = make_table(hands={"Ana": ["rewind", "memo"]})
+    state = place(state, "Ben", "fax")
+    data = tl.to_json(state)
+    data["discard"] = ["steal#1"]
+    state = tl.from_json(data)
+    state, _ = tl.apply(state, play("Ana", "rewind", pick="steal"))
+    state, _ = do(state, {"type": "memo", "player": "Ben", "card": "fax"},
+                  {"type": "memo", "player": "Ana", "card": "memo"})
+    state, effects = do(state, PASS)
+    assert ("fizzle", "Steal: no other player has an Item in front of them") in [
+        (e["kind"], e["text"]) for e in effects]
+    assert sorted(state.discard) == ["fax", "memo#1", "rewind#1", "steal#1"]
+    assert state.current.name == "Ben" and tl.legal_actions(state)
