@@ -138,7 +138,8 @@ def display_panel(config: dict[str, Any], where: str = "config") -> Any:
     try:
         chosen = parse_panel(name) if d["panel"] else PANELS[name]
     except ValueError as exc:
-        raise ConfigError(f"{where}: [display] panel: {exc}") from exc
+        raise ConfigError(_("{where}: {setting}: {reason}").format(
+            where=where, setting="[display] panel", reason=exc)) from exc
     size = DRIVER_SIZES.get(driver)
     if size and chosen.size != size:
         raise ConfigError(_("{where}: {setting} is {size}, but the {driver} drives {wanted} "
@@ -286,7 +287,8 @@ def check(section: str, key: str, value: Any, default: Any, where: str) -> Any:
             try:
                 parse_panel(value)
             except ValueError as exc:
-                raise ConfigError(f"{name}: {exc}") from exc
+                raise ConfigError(_("{setting}: {reason}").format(setting=name,
+                                                                  reason=exc)) from exc
         if (section, key) in (("camera", "profile"), ("camera", "path")) and value:
             where = Path(value)
             if where.exists() and not (where.is_file() or (key == "path" and where.is_dir())):
