@@ -28,12 +28,19 @@ def _dawdle(engine, state, rng: random.Random):
 NAMES = ("Ana", "Ben", "Cy", "Dee", "Eve", "Fay")
 
 
-def setup_presses(players: int, seed: int) -> tuple[int, int]:
+def SAME_CARDS() -> str:  # noqa: N802 - the menu item, in the language of the table
+    from companion.titles.outatime.table import OutatimeTable
+
+    return OutatimeTable.same_cards_label()
+
+
+def setup_presses(players: int, seed: int, rematch: bool = False) -> tuple[int, int]:
     """(presses, of which CONFIRM) from the title menu to the first roll prompt.
 
     The deal is made at random (seeded) from the demo pack, and each player wants two of their
     non-TD cards (at random) as Active and Next card. Each menu item is reached the shorter way
-    round (NEXT or PREV), as a player who knows the menus would.
+    round (NEXT or PREV), as a player who knows the menus would. ``rematch``: the same
+    players played a game just before with those Active and Next cards.
     """
     from companion.content import demo_pack
     from companion.session import Session
@@ -51,6 +58,16 @@ def setup_presses(players: int, seed: int) -> tuple[int, int]:
     wants = {n: rng.sample([c for c in hands[n] if kinds[c] != outatime.TD], 2) for n in names}
     named: dict[str, list[str]] = {n: [] for n in names}  # cards entered in a deal menu
     journal = Journal(":memory:")
+    if rematch:
+        from companion.match import Match
+
+        match = Match.new(journal, "outatime", names, {}, pack)
+        for name in names:  # an old journal's way: five-card deals, then the choices
+            match.push({"type": "deal", "player": name, "cards": hands[name]})
+        for name in names:
+            active, nxt = wants[name]
+            match.push({"type": "choose", "player": name, "active": active, "next": nxt})
+        journal.finish(match.game)
     session = Session(journal, names, lambda title: pack)  # from the title menu
     presses = confirms = 0
     for _step in range(2000):
@@ -75,6 +92,8 @@ def _wanted(prompt, players: int, hands, wants, named, kinds) -> tuple[int, tupl
     """The menu item a player at the table picks now (the nearest when several would do), and
     (player, card) when it names a dealt card outside the Active/Next choice."""
     options = prompt.options
+    if SAME_CARDS() in options:
+        return options.index(SAME_CARDS()), None
     if "OUTATIME" in options:
         return options.index("OUTATIME"), None
     if any(o.startswith(f"{players}: ") for o in options):
@@ -109,6 +128,9 @@ def extras(say) -> dict[str, Any]:
         say(f"setup, {n} players: median {statistics.median(p for p, _ in counts):g} presses "
             f"({statistics.median(c for _, c in counts):g} of them CONFIRM) from the title menu "
             f"to the first roll, over 40 random deals")
+    again = [setup_presses(4, seed, rematch=True) for seed in range(10)]
+    say(f"setup, 4 players, the same cards as last game: median "
+        f"{statistics.median(p for p, _ in again):g} presses")
 
     # Exact stall odds, cold (cache cleared) for six dice: the worst case.
     times = []
@@ -158,6 +180,7 @@ def extras(say) -> dict[str, Any]:
         **{f"setup_presses_{n}p": statistics.median(p for p, _ in c) for n, c in setups.items()},
         **{f"setup_confirms_{n}p": statistics.median(k for _, k in c)
            for n, c in setups.items()},
+        "setup_presses_4p_rematch": statistics.median(p for p, _ in again),
         "stall_odds_ms": round(odds_ms, 3),
         "replay_actions": n,
         "replay_ms": round(replay_ms, 1),
