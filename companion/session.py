@@ -180,6 +180,7 @@ class Session:
         self.table: TitleTable | None = None
         self.match: Match | None = None
         self.damaged: bool = False  # the damaged-journal menu waits for a choice
+        self._choosing_players = False  # the players menu is up, chosen from the game menu
         self.write_error: JournalError | None = None  # the last action could not be recorded
         notices: list[str] = []
         try:
@@ -334,7 +335,11 @@ class Session:
         elif name in (CONFIRM, MENU):
             chosen = self.menu.actions[self.menu.selected]
             self.menu = None
+            self._choosing_players = False
             return chosen()
+        elif name == BACK and self._choosing_players:
+            self._choosing_players = False
+            self.menu = self._title_menu()  # the players menu steps back to the game
         return self.update([])
 
     def _title_menu(self) -> Menu:
@@ -342,10 +347,20 @@ class Session:
             return self._players_menu(self.fixed_title)
         keys = titles.keys()
         labels = [titles.get(t).facts.name for t in keys]
-        return Menu(_("CHOOSE GAME"), labels, [lambda t=t: self._choose_players(t) for t in keys])
+        last = self._last_title()  # the game played last is one CONFIRM away
+        return Menu(_("CHOOSE GAME"), labels, [lambda t=t: self._choose_players(t) for t in keys],
+                    selected=keys.index(last) if last in keys else 0)
+
+    def _last_title(self) -> str | None:
+        try:
+            games = self.journal.games()
+        except JournalError:
+            return None
+        return games[-1]["title"] if games else None
 
     def _choose_players(self, title: str) -> Update:
         self.menu = self._players_menu(title)
+        self._choosing_players = self.menu.title != _("CHOOSE GAME")
         return self.update([])
 
     def _players_menu(self, title: str) -> Menu:
@@ -360,8 +375,10 @@ class Session:
             if self.fixed_title is None:
                 return self._title_menu()
         labels = [f"{n}: {' '.join(self.players[:n])}" for n in counts]
+        # Everyone at the table plays, unless they say otherwise: the most players first.
         return Menu(_("{title}: PLAYERS").format(title=facts.name), labels,
-                    [lambda n=n: self._start(title, n) for n in counts])
+                    [lambda n=n: self._start(title, n) for n in counts],
+                    selected=max(0, len(counts) - 1))
 
     def _start(self, title: str, count: int) -> Update:
         facts = titles.get(title).facts
@@ -453,11 +470,30 @@ class Session:
         except JournalError as exc:
             self.last_error = _("NOT RECORDED: {reason}").format(reason=exc)
             return self.update([])
+        if action is None and self._leave_empty_game():
+            return Update([{"kind": "undo", "text": _("UNDONE: {action}").format(
+                action=_("NEW GAME"))}], self.prompt())
         if action is None:
             self.last_error = _("nothing to undo")
             return self.update([])
         text = _("UNDONE: {action}").format(action=self.table.describe(action))
         return Update([{"kind": "undo", "text": text}], self.prompt(), undone=action)
+
+    def _leave_empty_game(self) -> bool:
+        """UNDO with no action in force: the game is closed (kept in the journal, never
+        resumed) and the players menu is up again, so a wrong count is corrected."""
+        game, title = self.match.game, self.match.setup["title"]
+        try:
+            if self.journal.actions(game):
+                return False
+            self.journal.set_aside(game, _("left before the first action"))
+        except JournalError as exc:
+            self.last_error = str(exc)
+            return False
+        self._set_match(None)
+        self.menu = self._players_menu(title)
+        self._choosing_players = self.fixed_title is None
+        return True
 
     # ------------------------------------------------------------------ a damaged journal
 

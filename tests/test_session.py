@@ -38,19 +38,21 @@ def pick(session, label_start):
 
 
 def set_up(journal, players=("Ana", "Ben")):
+    """The table's setup: the players menu, then each player's Active and Next card, each by
+    its kind and then the card."""
     session = Session(journal, list(players), lambda title: make_pack(), title="outatime")
     assert session.prompt().title.endswith("PLAYERS")
     pick(session, f"{len(players)}:")
-    for name in players:  # each player picks their five cards
-        for slot in KIND:
-            pick(session, f"{name}-{slot}")
     for name in players:
         assert session.prompt().title == f"{name.upper()}: ACTIVE CARD"
-        assert not any("-td" in option for option in session.prompt().options)
-        pick(session, f"{name}-02 ")
+        assert session.prompt().options == ["0.2", "0.3", "0.4"]  # never the TD card
+        pick(session, "0.2")
+        assert session.prompt().title == f"{name.upper()}: ACTIVE 0.2"
+        pick(session, f"{name}-02\t")
         assert session.prompt().title == f"{name.upper()}: NEXT CARD"
-        assert not any(o.startswith(f"{name}-02 ") for o in session.prompt().options)
-        pick(session, f"{name}-03a ")
+        assert session.prompt().options == ["0.3", "0.4"]  # one 0.2 a hand
+        pick(session, "0.3")
+        pick(session, f"{name}-03a\t")
     assert session.prompt().kind == "roll"
     return session
 
@@ -223,3 +225,98 @@ def test_a_roll_the_camera_cannot_read_is_entered_with_the_buttons(journal):
     assert session.prompt().title == "ROLL: flux 2 88 5 5 4"
     session.press("confirm")
     assert session.match.state.roll == ("flux", "2", "88", "5", "5", "4")
+
+
+def test_setup_takes_two_cards_a_player_and_back_steps_back(journal):
+    session = Session(journal, ["Ana", "Ben"], lambda title: make_pack(), title="outatime")
+    assert session.prompt().options[session.prompt().selected].startswith("2:")  # everyone
+    press(session, "confirm")
+    pick(session, "0.3")
+    assert session.prompt().options[:2] == ["Ana-03a\t3-3-5-2", "Ana-03b\t4-5-2-3"]
+    press(session, "back")  # the kind again
+    assert session.prompt().title == "ANA: ACTIVE CARD"
+    pick(session, "0.2")
+    pick(session, "Ana-02\t")
+    press(session, "back")  # the Active card again
+    assert session.prompt().title == "ANA: ACTIVE CARD"
+    pick(session, "0.2")
+    pick(session, "Ben-02\t")  # a card of the pack nobody holds yet
+    pick(session, "0.4")
+    pick(session, "Ana-04\t")
+    deal = journal.actions(session.match.game)[-1]
+    assert deal == {"type": "deal", "player": "Ana", "cards": ["Ben-02", "Ana-04"],
+                    "active": "Ben-02", "next": "Ana-04"}
+    assert session.prompt().title == "BEN: ACTIVE CARD"
+    assert session.prompt().options == ["0.2", "0.3", "0.4"]
+    pick(session, "0.2")
+    assert "Ben-02\t5-2-3" not in session.prompt().options  # Ana holds it
+    update = press(session, "undo")  # a recorded choice is taken back like any action
+    assert update.effects[0]["text"] == "UNDONE: DEAL"
+    assert session.prompt().title == "ANA: ACTIVE CARD"
+
+
+def test_a_rematch_takes_the_same_cards_in_one_press(journal):
+    first = set_up(journal)
+    journal.finish(first.match.game)
+    session = Session(journal, ["Ana", "Ben"], lambda title: make_pack(), title="outatime")
+    press(session, "confirm")  # both players
+    prompt = session.prompt()
+    assert prompt.options[0] == "SAME CARDS AS LAST GAME" and prompt.selected == 0
+    press(session, "confirm")
+    assert session.prompt().kind == "roll"
+    ana = session.match.state.player("Ana")
+    assert (ana.active, ana.next) == ("Ana-02", "Ana-03a")
+
+
+def test_the_game_menu_starts_at_the_game_played_last(journal):
+    from companion import titles
+
+    first = set_up(journal)
+    journal.finish(first.match.game)
+    session = Session(journal, ["Ana", "Ben"], lambda title: make_pack())
+    prompt = session.prompt()
+    assert prompt.options[prompt.selected] == titles.get("outatime").facts.name
+
+
+def test_the_players_menu_starts_on_everyone_and_back_steps_back_to_the_game_menu(journal):
+    from companion import titles
+
+    session = Session(journal, ["Ana", "Ben", "Cy"], lambda title: make_pack())
+    assert session.prompt().title == "CHOOSE GAME"
+    press(session, "confirm")
+    prompt = session.prompt()
+    assert prompt.title.endswith("PLAYERS") and prompt.options[prompt.selected].startswith("3:")
+    press(session, "back")
+    prompt = session.prompt()
+    assert prompt.title == "CHOOSE GAME"
+    assert prompt.options[prompt.selected] == titles.get("outatime").facts.name
+
+
+def test_undo_before_the_first_action_corrects_the_number_of_players(journal):
+    session = Session(journal, ["Ana", "Ben", "Cy"], lambda title: make_pack(), title="outatime")
+    press(session, "confirm")  # three players, though two meant to play
+    first = session.match.game
+    assert session.prompt().title == "ANA: ACTIVE CARD"
+    update = press(session, "undo")
+    assert update.effects == [{"kind": "undo", "text": "UNDONE: NEW GAME"}]
+    assert session.match is None and session.prompt().title.endswith("PLAYERS")
+    pick(session, "2:")
+    assert session.match.game != first and len(session.match.state.players) == 2
+    assert journal.unfinished() == session.match.game  # the empty game is never resumed
+    # Once something is recorded, UNDO takes it back first, then leaves the game.
+    second = session.match.game
+    pick(session, "0.2")
+    pick(session, "Ana-02\t")
+    pick(session, "0.3")
+    pick(session, "Ana-03a\t")
+    assert press(session, "undo").effects[0]["text"] == "UNDONE: DEAL"
+    assert session.match.game == second and session.prompt().title == "ANA: ACTIVE CARD"
+    press(session, "undo")
+    assert session.match is None and journal.unfinished() is None
+
+
+def test_a_card_kind_menu_starts_on_the_kind_a_hand_holds_most(journal):
+    session = Session(journal, ["Ana", "Ben"], lambda title: make_pack(), title="outatime")
+    press(session, "confirm")
+    prompt = session.prompt()
+    assert prompt.options == ["0.2", "0.3", "0.4"] and prompt.options[prompt.selected] == "0.3"

@@ -113,7 +113,18 @@ class TableBots(SeatBots):
         prompt = self.session.prompt()
         if kind == "choose":  # two menus: the Active card, then the Next card
             card = action["active"] if self.session.table.picking_active() else action["next"]
-            self._pick(f"{card} ")
+            self._pick_card(prompt, card)
             return
-        self._pick_option(prompt, self.session.table.label(action))  # next card, paradox target
+        if kind == "next":  # the card, or first its kind when the list is long
+            self._pick_card(prompt, action["card"])
+            return
+        self._pick_option(prompt, self.session.table.label(action))  # paradox target
+
+    def _pick_card(self, prompt, card: str) -> None:
+        """Pick ``card`` in a menu of cards ("id<TAB>steps"), or its kind in a menu of kinds."""
+        kind = self.session.match.state.cards[card]["kind"]
+        heads = [o.split("\t")[0] for o in prompt.options]
+        target = card if card in heads else kind
+        self._pick_option(prompt, prompt.options[heads.index(target)] if target in heads
+                          else prompt.options[0])
 

@@ -6,7 +6,9 @@ in ``docs/rules/outatime.md`` and tested. Actions are JSON dicts:
 ==============  =====================================================  ======================
 type            fields                                                 who
 ==============  =====================================================  ======================
-deal            player, cards (5 card ids)                             chance
+deal            player, cards (5 card ids; or 2-4 naming Active and    chance
+                Next, the rest named when a Next card is chosen),
+                active, next (optional: the choice made at once)
 choose          player, active, next (card ids)                        each player at setup
 roll            dice (faces of the free dice)                          chance (or the player
                                                                        rerolling, in one go)
@@ -132,6 +134,7 @@ class Player:
     progress: int = 0  # steps of the Active card covered by the Next card
     completed: tuple[str, ...] = ()
     carry: int = 0  # steps gained while the next Power card is still to be chosen
+    unknown: dict[str, int] | None = None  # dealt cards not named yet, by kind
 
     def clone(self) -> Player:
         return Player(
@@ -142,7 +145,12 @@ class Player:
             self.progress,
             self.completed,
             self.carry,
+            dict(self.unknown) if self.unknown else None,
         )
+
+    @property
+    def dealt(self) -> bool:
+        return bool(self.hand or self.active or self.unknown)
 
 
 @dataclass(slots=True)
@@ -345,8 +353,8 @@ def _may_doubleback(state: State) -> str | None:
 
 def sample_chance(state: State, rng: random.Random) -> Action:
     if state.phase == "deal":
-        taken = {c for p in state.players for c in p.hand}
-        p = next(p for p in state.players if not p.hand)
+        taken = held(state)
+        p = next(p for p in state.players if not p.dealt)
         cards = []
         for kind, count in HAND.items():
             pool = sorted(c for c, v in state.cards.items() if v["kind"] == kind and c not in taken)
@@ -423,10 +431,20 @@ def _phase_text(state: State) -> str:
     }[state.phase])
 
 
+def held(state: State) -> set[str]:
+    """Every card some player holds, in hand, as Active or Next, or completed."""
+    out: set[str] = set()
+    for q in state.players:
+        out.update(q.hand)
+        out.update(c for c in (q.active, q.next) if c)
+        out.update(q.completed)
+    return out
+
+
 def _do_deal(state: State, action: Action, effects: list[Effect]) -> None:
     _need_phase(state, "deal", what=N_("deal"))
     p = state.player(action.get("player"))
-    expected = next(q for q in state.players if not q.hand)
+    expected = next(q for q in state.players if not q.dealt)
     if p is not expected:
         raise RuleError(_("deal to {player} next (players are dealt in seating order)").format(
             player=expected.name))
@@ -439,29 +457,47 @@ def _do_deal(state: State, action: Action, effects: list[Effect]) -> None:
             cards=unknown, command="`companion cards add`"))
     if len(set(cards)) != len(cards):
         raise RuleError(_("a card cannot be dealt twice"))
-    taken = {c for q in state.players for c in q.hand}
+    taken = held(state)
     clash = [c for c in cards if c in taken]
     if clash:
         raise RuleError(_("card(s) {cards} were already dealt to another player").format(
             cards=clash))
     counts = {k: sum(1 for c in cards if state.cards[c]["kind"] == k) for k in HAND}
-    if counts != HAND:
+    active, nxt = action.get("active"), action.get("next")
+    partial = len(cards) < sum(HAND.values())
+    if counts != HAND and (not partial or any(counts[k] > HAND[k] for k in HAND)):
         raise RuleError(
             _("each player is dealt one 0.2, two 0.3, one 0.4 and one Temporal Displacement "
               "card; got {counts}").format(counts=counts)
         )
+    if partial and (active is None or nxt is None):
+        raise RuleError(_("a deal of fewer than five cards names the Active and the Next card "
+                          "(the others are named when they are needed)"))
     p.hand = list(cards)
-    if all(q.hand for q in state.players):
+    if partial:
+        p.unknown = {k: HAND[k] - counts[k] for k in HAND if HAND[k] > counts[k]}
+    if active is not None or nxt is not None:
+        _choose(state, p, active, nxt)
+    if all(q.dealt for q in state.players):
         state.phase = "choose"
-        _effect(effects, "setup", _("Choose Active and Next Power cards"))
+        if all(q.active is not None for q in state.players):
+            _start_play(state, effects)
+        else:
+            _effect(effects, "setup", _("Choose Active and Next Power cards"))
 
 
 def _do_choose(state: State, action: Action, effects: list[Effect]) -> None:
     _need_phase(state, "choose", what=N_("choose Power cards"))
     p = state.player(action.get("player"))
+    _choose(state, p, action.get("active"), action.get("next"))
+    if all(q.active is not None for q in state.players):
+        _start_play(state, effects)
+
+
+def _choose(state: State, p: Player, active: Any, nxt: Any) -> None:
+    """``p`` takes ``active`` and ``nxt`` from their hand as Active and Next Power card."""
     if p.active is not None:
         raise RuleError(_("{player} has already chosen").format(player=p.name))
-    active, nxt = action.get("active"), action.get("next")
     for card in (active, nxt):
         if card not in p.hand:
             raise RuleError(_("{card} is not one of {player}'s cards ({cards})").format(
@@ -475,11 +511,13 @@ def _do_choose(state: State, action: Action, effects: list[Effect]) -> None:
     p.active, p.next = active, nxt
     p.hand.remove(active)
     p.hand.remove(nxt)
-    if all(q.active is not None for q in state.players):
-        state.phase = "roll"
-        state.turn = 0
-        _effect(effects, "turn", _("{player} - ROLL!").format(player=state.current.name),
-                player=state.current.name)
+
+
+def _start_play(state: State, effects: list[Effect]) -> None:
+    state.phase = "roll"
+    state.turn = 0
+    _effect(effects, "turn", _("{player} - ROLL!").format(player=state.current.name),
+            player=state.current.name)
 
 
 def _do_roll(state: State, action: Action, effects: list[Effect]) -> None:
@@ -797,9 +835,24 @@ def _complete(state: State, p: Player, effects: list[Effect]) -> None:
     # else: the choice already pending supplies the card; gains meanwhile are carried
 
 
+def next_options(state: State, p: Player) -> list[str]:
+    """The cards ``p`` may take as Next card: the dealt cards in hand, and the cards of the
+    pack nobody holds of a kind ``p`` was dealt but has not named yet; the Temporal
+    Displacement card only when nothing else is left."""
+    free = sorted(c for c in state.cards if c not in held(state))
+    unknown = p.unknown or {}
+
+    def named(kinds: set[str]) -> list[str]:
+        return ([c for c in p.hand if (state.cards[c]["kind"] == TD) == (TD in kinds)]
+                + [c for c in free if state.cards[c]["kind"] in kinds
+                   and unknown.get(state.cards[c]["kind"], 0) > 0])
+
+    return named({k for k in HAND if k != TD}) or named({TD})
+
+
 def _offer_next(state: State, p: Player, effects: list[Effect]) -> None:
     """Ask ``p`` for a new Next card; the Temporal Displacement card only when it is the last."""
-    options = [c for c in p.hand if state.cards[c]["kind"] != TD] or list(p.hand)
+    options = next_options(state, p)
     if len(options) > 1:
         state.pending = state.pending + (
             {"decision": "next", "player": p.name, "options": options},
@@ -812,8 +865,18 @@ def _offer_next(state: State, p: Player, effects: list[Effect]) -> None:
 
 
 def _set_next(state: State, p: Player, card: str, effects: list[Effect]) -> None:
-    p.hand.remove(card)
     kind = state.cards[card]["kind"]
+    if card in p.hand:
+        p.hand.remove(card)
+    else:  # a card dealt at setup and named only now
+        p.unknown = {k: n - (k == kind) for k, n in (p.unknown or {}).items()
+                     if n - (k == kind) > 0} or None
+    # Another player's open choice no longer offers this card.
+    state.pending = tuple(
+        {**d, "options": [c for c in d["options"] if c != card]}
+        if d["decision"] == "next" and d["player"] != p.name else d
+        for d in state.pending
+    )
     if p.active is None:  # the card completed again before this choice: it becomes Active
         p.active = card
         _effect(effects, "next", _("{player}: active card {kind}").format(player=p.name,
@@ -935,6 +998,7 @@ def to_json(state: State) -> dict[str, Any]:
                 "progress": p.progress,
                 "completed": list(p.completed),
                 "carry": p.carry,
+                **({"unknown": dict(p.unknown)} if p.unknown else {}),
             }
             for p in state.players
         ],
@@ -966,6 +1030,7 @@ def from_json(data: dict[str, Any]) -> State:
             p["progress"],
             tuple(p["completed"]),
             p.get("carry", 0),
+            dict(p["unknown"]) if p.get("unknown") else None,
         )
         for p in data["players"]
     ]

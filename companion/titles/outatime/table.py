@@ -4,19 +4,25 @@ Without tray markers the camera sees only the rolling area, so dice that leave i
 moved onto the DeLorean card; with markers the reader's rolling-area zone gives the same list.
 A new roll of the free dice is proposed as ROLL AGAIN, the number dice rolled back after six on
 the DeLorean as a DOUBLEBACK. MENU while a roll is due enters it by hand, die by die; END ends
-the turn when the rules allow it. Setup is two short menus per player: the five cards dealt,
-one kind at a time, then the Active and the Next card.
+the turn when the rules allow it.
+
+Setup asks each player for two cards only, the Active and the Next one, each in two short
+steps (its kind, then the card); BACK steps back. The other three dealt cards are named when
+the player takes a new Next card (``docs/rules/outatime.md``, decision 19): that choice, too, is
+a kind and then a card when there are many to choose from.
 """
 
 from __future__ import annotations
 
 from collections import Counter
 
-from companion.buttons import END, MENU
+from companion.buttons import BACK, END, MENU
+from companion.display.screens import TAB
 from companion.i18n import N_, _, ngettext
+from companion.journal import JournalError
 from companion.session import Menu, Prompt, TitleTable, Update
 from companion.titles.api import CHANCE, TERMINAL, Action, RuleError
-from companion.titles.outatime.rules import FACES, HAND, NUMBERS, TD, faces_text
+from companion.titles.outatime.rules import FACES, HAND, NUMBERS, TD, faces_text, held
 
 # Each action in a word, as UNDONE reports it (with its dice, for a roll or a lock).
 ACTION_WORDS = {
@@ -30,16 +36,21 @@ ACTION_WORDS = {
 }
 
 UNKNOWN = "?"
+LIKELIEST = max(HAND, key=HAND.get)  # the kind a hand holds most of (0.3)
 
 
 class OutatimeTable(TitleTable):
     def __init__(self, session):
         super().__init__(session)
-        self._dealing: tuple[str, list[str]] | None = None  # cards picked so far in a deal
+        # a deal being entered: the player, the cards picked (Active, then Next), and the kind
+        # of the card being picked (None: the kind is asked first)
+        self._dealing: dict | None = None
         self._choosing: tuple[str, str | None] | None = None  # (player, Active card picked)
+        self._next_kind: tuple[str, str] | None = None  # (player, kind) of a Next card asked
+        self._rematch: list[Action] | None = None  # the last game's setup, once read
 
     def reset(self) -> None:
-        self._dealing = self._choosing = None
+        self._dealing = self._choosing = self._next_kind = None
 
     def faces(self) -> tuple[str, ...]:
         return FACES
@@ -105,6 +116,8 @@ class OutatimeTable(TitleTable):
     # ------------------------------------------------------------------ presses
 
     def press(self, name: str) -> Update | None:
+        if name == BACK and self._step_back():
+            return self.session.update([])
         if name == MENU and self._rolling():
             # Enter the roll by hand, die by die (the camera cannot see it, or misreads it).
             return self.session.enter_faces(self.match.state.free_dice)
@@ -129,6 +142,9 @@ class OutatimeTable(TitleTable):
             return self._deal_menu() if state.phase == "deal" else None
         if state.phase == "choose":
             return self._choose_menu(actor)
+        if state.pending and state.pending[0]["decision"] == "next":
+            return self._next_card_menu(actor, state.pending[0])
+        self._next_kind = None
         # Biggest locks first: the move a player usually wants is one press away.
         actions = sorted(self.match.legal_actions(),
                          key=lambda a: -len(a.get("dice", ())) if a["type"] == "lock" else 0)
@@ -137,32 +153,159 @@ class OutatimeTable(TitleTable):
                                            [[a] for a in actions]))
 
     def _card_label(self, card: str) -> str:
-        return f"{card} {'-'.join(map(str, self.match.state.cards[card]['steps']))}"
+        """A card as a menu item: its id, and its steps apart on the right."""
+        return f"{card}{TAB}{'-'.join(map(str, self.match.state.cards[card]['steps']))}"
+
+    def _step_back(self) -> bool:
+        """BACK in a menu of steps: one step back (the kind, then the card before). False when
+        there is no step to go back to."""
+        if self._next_kind is not None:
+            self._next_kind = None
+            self.session.menu = None
+            return True
+        if self._choosing is not None and self._choosing[1] is not None:
+            self._choosing = (self._choosing[0], None)  # the Active card again
+            self.session.menu = None
+            return True
+        deal = self._dealing
+        if deal is None or self.match.state.phase != "deal":
+            return False
+        if deal["kind"] is not None and len(self._kinds_left(deal)) > 1:
+            deal["kind"] = None
+        elif deal["cards"]:
+            deal["cards"].pop()
+            deal["kind"] = None
+        else:
+            return False
+        self.session.menu = None
+        return True
+
+    def _kinds_left(self, deal: dict) -> list[str]:
+        """The kinds the card being picked may be (a hand holds one 0.2, two 0.3, one 0.4)."""
+        state = self.match.state
+        taken = held(state) | set(deal["cards"])
+        picked = [state.cards[c]["kind"] for c in deal["cards"]]
+        return [k for k in HAND if k != TD and picked.count(k) < HAND[k] and any(
+            v["kind"] == k and c not in taken for c, v in state.cards.items())]
 
     def _deal_menu(self) -> Menu:
-        """At the table, each player picks the cards they were dealt, one kind at a time."""
+        """Setup at the table: each player names their Active card, then their Next card, each
+        by its kind and then the card; the other dealt cards are named when needed."""
         state = self.match.state
-        player = next(p for p in state.players if not p.hand)
-        picked = self._dealing
-        if picked is None or picked[0] != player.name:
-            picked = self._dealing = (player.name, [])
-        chosen = picked[1]
-        need = [k for k, n in HAND.items() for _ in range(n)]
-        kind = need[len(chosen)]
-        taken = {c for p in state.players for c in p.hand} | set(chosen)
-        cards = sorted(c for c, v in state.cards.items() if v["kind"] == kind and c not in taken)
+        player = next(p for p in state.players if not p.dealt)
+        deal = self._dealing
+        if deal is None or deal["player"] != player.name:
+            deal = self._dealing = {"player": player.name, "cards": [], "kind": None}
+        who = player.name.upper()
+        kinds = self._kinds_left(deal)
+        if deal["kind"] is None and len(kinds) == 1:
+            deal["kind"] = kinds[0]
+        if deal["kind"] is None:
+            def pick_kind(kind: str) -> Update:
+                deal["kind"] = kind
+                return self.session.update([])
+
+            title = (_("{player}: ACTIVE CARD") if not deal["cards"]
+                     else _("{player}: NEXT CARD")).format(player=who)
+            labels, actions = list(kinds), [lambda k=k: pick_kind(k) for k in kinds]
+            # The menu starts on the likeliest kind: a hand holds two 0.3 cards.
+            selected = kinds.index(LIKELIEST) if LIKELIEST in kinds else 0
+            again = self._last_setup() if not any(p.dealt for p in state.players) else None
+            if again and not deal["cards"]:  # a rematch: every player's two cards at once
+                labels.insert(0, self.same_cards_label())
+                actions.insert(0, lambda: self._push_setup(again))
+                selected = 0
+            return self.session.keep_menu(Menu(title, labels, actions, selected))
+        taken = held(state) | set(deal["cards"])
+        cards = sorted(c for c, v in state.cards.items()
+                       if v["kind"] == deal["kind"] and c not in taken)
 
         def pick(card: str) -> Update:
-            chosen.append(card)
-            if len(chosen) == len(need):
-                self._dealing = None
-                return self.session.push([{"type": "deal", "player": player.name,
-                                           "cards": chosen}])
-            return self.session.update([])
+            deal["cards"].append(card)
+            deal["kind"] = None
+            if len(deal["cards"]) < 2:
+                return self.session.update([])
+            self._dealing = None
+            active, nxt = deal["cards"]
+            return self.session.push([{"type": "deal", "player": player.name,
+                                       "cards": [active, nxt], "active": active, "next": nxt}])
 
-        title = _("{player}: {kind} CARD").format(player=player.name.upper(), kind=kind)
+        title = (_("{player}: ACTIVE {kind}") if not deal["cards"]
+                 else _("{player}: NEXT {kind}")).format(player=who, kind=deal["kind"])
         return self.session.keep_menu(Menu(title, [self._card_label(c) for c in cards],
                                            [lambda c=c: pick(c) for c in cards]))
+
+    @staticmethod
+    def same_cards_label() -> str:
+        return _("SAME CARDS AS LAST GAME")
+
+    def _last_setup(self) -> list[Action] | None:
+        """The deals of the last game of OUTATIME these players played, as deals naming each
+        player's Active and Next card (None: no such game, or its cards are not in the pack)."""
+        if self._rematch is None:  # read once a game: the journal is not read at every press
+            self._rematch = self._read_last_setup() or []
+        return [dict(a) for a in self._rematch] or None
+
+    def _read_last_setup(self) -> list[Action] | None:
+        journal, state = self.session.journal, self.match.state
+        names = [p.name for p in state.players]
+        try:
+            games = [g for g in journal.games() if g["id"] != self.match.game
+                     and g["title"] == self.match.setup["title"]]
+            if not games:
+                return None
+            setups = self._setups_in(journal.actions(games[-1]["id"]))
+        except (JournalError, KeyError, TypeError, AttributeError):
+            return None  # a journal that cannot show the old game offers no shortcut
+        if [a["player"] for a in setups] != names or not all(
+                a["active"] in state.cards and a["next"] in state.cards for a in setups):
+            return None  # other players, or cards no longer in the pack
+        return setups
+
+    @staticmethod
+    def _setups_in(actions: list[Action]) -> list[Action]:
+        """Each player's Active and Next card as a game's deals and choices recorded them."""
+        chosen: dict[str, tuple[str, str]] = {}
+        order: list[str] = []
+        for action in actions:
+            if action.get("type") == "deal":
+                order.append(action["player"])
+                if action.get("active"):
+                    chosen[action["player"]] = (action["active"], action["next"])
+            elif action.get("type") == "choose":
+                chosen[action["player"]] = (action["active"], action["next"])
+            else:  # play began: the setup is complete
+                break
+        if not order or set(order) != set(chosen):
+            return []
+        return [{"type": "deal", "player": name, "cards": list(chosen[name]),
+                 "active": chosen[name][0], "next": chosen[name][1]} for name in order]
+
+    def _push_setup(self, deals: list[Action]) -> Update:
+        self._dealing = None
+        return self.session.push(deals)
+
+    def _next_card_menu(self, actor: str, decision: dict) -> Menu:
+        """A new Next card: straight from the list when it is short, else its kind first."""
+        state = self.match.state
+        options = list(decision["options"])
+        kinds = sorted({state.cards[c]["kind"] for c in options})
+        title = _("{player}: NEXT CARD?").format(player=actor.upper())
+        chosen = self._next_kind[1] if self._next_kind and self._next_kind[0] == actor else None
+        if len(options) > 6 and len(kinds) > 1 and chosen not in kinds:
+            def pick_kind(kind: str) -> Update:
+                self._next_kind = (actor, kind)
+                return self.session.update([])
+
+            return self.session.keep_menu(Menu(title, kinds,
+                                               [lambda k=k: pick_kind(k) for k in kinds]))
+        if len(options) > 6 and chosen in kinds:
+            options = [c for c in options if state.cards[c]["kind"] == chosen]
+            title = _("{player}: NEXT {kind}").format(player=actor.upper(), kind=chosen)
+        actions = [[{"type": "next", "player": actor, "card": c}] for c in options]
+        labels = ([self._card_label(c) for c in options] if chosen
+                  else [self.label(a[0]) for a in actions])
+        return self.session.keep_menu(Menu(title, labels, actions))
 
     def _choose_menu(self, actor: str) -> Menu:
         """Setup: a player picks the Active card, then the Next card (two short menus)."""
@@ -211,7 +354,7 @@ class OutatimeTable(TitleTable):
                                                      next=action["next"])
         if kind == "next":
             card = self.match.state.cards[action["card"]]
-            return f"{action['card']} ({card['kind']})"
+            return f"{action['card']}{TAB}{card['kind']}"
         if kind == "target":
             return action["player"]
         words = {"reroll": _("ROLL AGAIN"), "end": _("END TURN"), "doubleback": _("DOUBLEBACK")}

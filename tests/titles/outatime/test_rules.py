@@ -60,6 +60,124 @@ def test_setup_each_player_chooses_active_and_next_but_never_temporal_displaceme
     assert sorted(ana.hand) == sorted(other[2:] + [td])  # the other three wait to the side
 
 
+def partial_table(players=("Ana", "Ben")):
+    """Every player dealt only the Active and the Next card at setup (the table's quick way)."""
+    state = make_table(players)  # for the cards; dealt again below
+    state = outatime.new_game(list(players), {}, list(state.cards.values()))
+    effects = []
+    for name in players:
+        state, more = outatime.apply(state, {
+            "type": "deal", "player": name, "cards": [card_id(name, "02"), card_id(name, "03a")],
+            "active": card_id(name, "02"), "next": card_id(name, "03a")})
+        effects += more
+    return state, effects
+
+
+def test_setup_a_deal_may_name_only_the_active_and_next_card_the_rest_later():
+    state, effects = partial_table()
+    assert state.phase == "roll" and outatime.actor(state) == CHANCE
+    assert [e["kind"] for e in effects] == ["turn"]  # no choose phase: chosen at the deal
+    ana = state.player("Ana")
+    assert (ana.active, ana.next, ana.hand) == ("Ana-02", "Ana-03a", [])
+    assert ana.unknown == {"0.3": 1, "0.4": 1, "td": 1}
+    assert outatime.from_json(outatime.to_json(state)).player("Ana").unknown == ana.unknown
+    fresh = outatime.new_game(["Ana", "Ben"], {}, list(state.cards.values()))
+    with pytest.raises(RuleError, match="names the Active and the Next card"):
+        outatime.apply(fresh, {"type": "deal", "player": "Ana", "cards": ["Ana-02", "Ana-03a"]})
+    with pytest.raises(RuleError, match="one 0.2, two 0.3"):
+        outatime.apply(fresh, {"type": "deal", "player": "Ana", "cards": ["Ana-02", "Ben-02"],
+                               "active": "Ana-02", "next": "Ben-02"})
+    with pytest.raises(RuleError, match="Temporal Displacement"):
+        outatime.apply(fresh, {"type": "deal", "player": "Ana", "cards": ["Ana-02", "Ana-td"],
+                               "active": "Ana-02", "next": "Ana-td"})
+
+
+def test_a_card_named_later_is_one_of_the_kinds_dealt_that_nobody_holds():
+    state, _ = partial_table()
+    state, effects = play(state, roll(2, 3, 4, 5, "flux", 88), lock(2, 3, 4))
+    assert "complete" in [e["kind"] for e in effects]
+    decision = state.pending[0]
+    assert decision["player"] == "Ana"
+    # Ana was dealt a 0.3 (besides her Next card), a 0.4 and the TD card, none named yet: any
+    # 0.3 or 0.4 card no one holds may be it; the TD card waits until it is the last.
+    assert decision["options"] == ["Ana-03b", "Ana-04", "Ben-03b", "Ben-04"]
+    state, effects = play(state, {"type": "next", "player": "Ana", "card": "Ben-04"})
+    ana = state.player("Ana")
+    assert ana.next == "Ben-04" and ana.unknown == {"0.3": 1, "td": 1}
+    assert "Ben-04" not in outatime.next_options(state, state.player("Ben"))
+
+
+def test_a_card_named_by_one_player_leaves_the_other_players_open_choice():
+    state, _ = partial_table()
+    state.pending = (
+        {"decision": "next", "player": "Ana", "options": ["Ana-03b", "Ben-03b"]},
+        {"decision": "next", "player": "Ben", "options": ["Ana-03b", "Ben-03b"]},
+    )
+    state.player("Ana").next = state.player("Ben").next = None  # both completed a card
+    state, _ = play(state, {"type": "next", "player": "Ana", "card": "Ben-03b"})
+    assert state.pending[0]["options"] == ["Ana-03b"]
+    with pytest.raises(RuleError, match="may choose Ana-03b"):
+        outatime.apply(state, {"type": "next", "player": "Ben", "card": "Ben-03b"})
+
+
+def test_a_full_deal_and_a_deal_naming_two_cards_mix_in_one_game():
+    # An old journal's five-card deal and choose, beside the table's two-card deal.
+    full = make_table(("Ana", "Ben"))
+    state = outatime.new_game(["Ana", "Ben"], {}, list(full.cards.values()))
+    hand = [card_id("Ana", s) for s in ("02", "03a", "03b", "04", "td")]
+    state, _ = play(state, {"type": "deal", "player": "Ana", "cards": hand},
+                    {"type": "deal", "player": "Ben", "cards": ["Ben-02", "Ben-03a"],
+                     "active": "Ben-02", "next": "Ben-03a"})
+    assert state.phase == "choose" and outatime.actor(state) == "Ana"  # only Ana chooses
+    with pytest.raises(RuleError, match="already chosen"):
+        outatime.apply(state, {"type": "choose", "player": "Ben", "active": "Ben-02",
+                               "next": "Ben-03a"})
+    state, effects = play(state, {"type": "choose", "player": "Ana", "active": "Ana-02",
+                                  "next": "Ana-03a"})
+    assert state.phase == "roll" and [e["kind"] for e in effects] == ["turn"]
+    assert state.player("Ana").unknown is None and state.player("Ben").unknown == {
+        "0.3": 1, "0.4": 1, "td": 1}
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_games_dealt_two_cards_a_player_play_to_the_end(seed):
+    """Every player names only the Active and Next card; random play to the end: every card a
+    player completes is one they could have been dealt, and the winner completed five."""
+    import random
+
+    rng = random.Random(seed)
+    names = ["Ana", "Ben", "Cat", "Dan", "Eve", "Fay"][:2 + seed % 5]
+    state = outatime.new_game(names, {}, demo_pack("outatime"))
+    for name in names:
+        free = [c for c in sorted(state.cards) if c not in outatime.held(state)
+                and state.cards[c]["kind"] != outatime.TD]
+        active = rng.choice(free)
+        nxt = rng.choice([c for c in free if c != active
+                          and (state.cards[c]["kind"] != state.cards[active]["kind"]
+                               or state.cards[c]["kind"] == "0.3")])
+        state, _ = outatime.apply(state, {"type": "deal", "player": name,
+                                          "cards": [active, nxt], "active": active,
+                                          "next": nxt})
+    for _step in range(20_000):
+        if outatime.actor(state) == TERMINAL:
+            break
+        if outatime.actor(state) == CHANCE:
+            action = outatime.sample_chance(state, rng)
+        else:
+            action = rng.choice(outatime.legal_actions(state))
+        before = outatime.to_json(state)
+        state, _ = outatime.apply(state, action)
+        assert outatime.to_json(outatime.from_json(outatime.to_json(state))) == \
+            outatime.to_json(state)
+        assert before != outatime.to_json(state)
+    assert outatime.actor(state) == TERMINAL
+    winner = state.player(state.winner)
+    kinds = sorted(state.cards[c]["kind"] for c in winner.completed)
+    assert kinds == ["0.2", "0.3", "0.3", "0.4", "td"]  # the rulebook's hand, named as it went
+    named = [c for p in state.players for c in (*p.completed, p.active, p.next) if c]
+    assert len(named) == len(set(named))  # no card in two places
+
+
 def test_setup_first_player_rolls_all_six_dice():
     state = make_table(("Ana", "Ben", "Cy"))
     assert state.phase == "roll" and state.current.name == "Ana"
