@@ -54,7 +54,7 @@ font = ""                 # a TrueType file for the words; "" = the built-in fon
 [buttons]
 backend = "gpiozero"      # gpiozero | keyboard | none
 bounce_ms = 40
-hold_s = 0.8              # a press this long is a long press (menu, undo)
+hold_s = 0.8              # a press this long is a long press (menu, undo, redo)
 
 [lights]
 port = "/dev/companion-lights"   # the Pico's serial port; "" for no light board

@@ -450,17 +450,17 @@ def cmd_doctor(args) -> int:
 
     def display() -> str:
         from companion.display.cli import use_font
-        from companion.display.draw import cap_height, rule_sizes, set_panel
+        from companion.display.draw import cap_height, rule_sizes, using
 
         use_font(cfg["display"]["font"])
         where = configuration.display_panel(cfg)
-        set_panel(where)
         d = open_display(cfg, fallback=None)
         if d is None:
             return _("no display configured")
         from companion.display import screens
 
-        ok = d.show(screens.boot(_("doctor")))
+        with using(where):  # this check's panel only: the caller's stays as it was
+            ok = d.show(screens.boot(_("doctor")))
         d.close()
         if not ok:
             raise RuntimeError(getattr(d, "last_error", _("the panel did not take a frame")))

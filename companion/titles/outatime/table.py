@@ -33,6 +33,8 @@ UNKNOWN = "?"
 
 
 class OutatimeTable(TitleTable):
+    END_ACTION = {"type": "end"}  # a refused END TURN says the rules' reason
+
     def __init__(self, session):
         super().__init__(session)
         self._dealing: tuple[str, list[str]] | None = None  # cards picked so far in a deal
