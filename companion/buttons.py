@@ -116,9 +116,9 @@ KEYS = {
     "p": PREV, "\x1b[D": PREV, "\x1b[A": PREV,
     "m": MENU,
 }
-# Translators: the keys stay as they are (enter, space, e, b, u, r, n, p, m, right, left).
-KEY_HELP = N_("enter/space confirm, e end turn, b back, u undo, r redo, n/right next, "
-              "p/left prev, m menu")
+# Shown under the panel in a terminal: one line of 80 columns at most. Translators: the keys
+# stay as they are (enter, e, b, u, r, n, p, m).
+KEY_HELP = N_("keys: enter confirm, e end turn, b back, u undo, r redo, n/p next/prev, m menu")
 
 
 class KeyboardButtons:

@@ -352,6 +352,13 @@ def cmd_run(args) -> int:
                   display=display, lights=lights, notifier=notify,
                   fps=cfg["camera"]["fps"],
                   zone="tray" if cfg["camera"]["delorean_zone"] else None)
+    from companion.buttons import KEY_HELP
+    from companion.display.backends import TerminalDisplay
+
+    if isinstance(display, TerminalDisplay):  # the prompt in words (and the keys) by the panel
+        display.footer = table.words
+        if cfg["buttons"]["backend"] == "keyboard":
+            table.keys = KEY_HELP
     table.boot()
     try:
         while not stop and (end is None or time.monotonic() < end):
