@@ -131,7 +131,9 @@ def open_camera(cfg: dict[str, Any]):
         return sources.OpenCVSource(cam["device"], cam["width"], cam["height"])
     if kind == "files":
         return sources.FileSource(cam["path"], loop=True)
-    return sources.SyntheticSource(_synthetic_dice(cfg))
+    # A rendered tray that rolls when the game expects a roll and otherwise lies still, so a
+    # game can be played with the keyboard and no camera.
+    return sources.SyntheticSource(_synthetic_dice(cfg), follow=True)
 
 
 def _synthetic_dice(cfg: dict[str, Any]) -> str:

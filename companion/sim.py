@@ -422,7 +422,7 @@ def run_demo(journal: Journal, players: int, seed: int, out: Path | None, live: 
             if len(table.updates) > announced:
                 # a person sees the whole menu; the bots' games only what is asked
                 said_prompt = _print_prompt(table, said_prompt, stream, words,
-                                            12 if keyboard else 2)
+                                            22 if keyboard else 2)
         announced = len(table.updates)
     table.flush()
     table.close()
@@ -472,11 +472,18 @@ def _print_prompt(table: Table, before: list[str], stream, words, rows: int) -> 
     title_table = table.session.table
     lines = words(table.session.prompt(), 100, rows,
                   dice_text=title_table.dice_text if title_table is not None else None)
-    if lines != before:
-        head, *rest = lines
-        print(f"-> {head}", file=stream)
-        for line in rest:
-            print(f"   {line}", file=stream)
+    if lines == before:
+        return lines
+    unmarked = [line[2:] for line in lines[1:]]
+    if before and lines[0] == before[0] and unmarked == [line[2:] for line in before[1:]] \
+            and any(line.startswith("> ") for line in lines[1:]):
+        # the same menu, another item selected: only the item now selected
+        print(f"   {next(line for line in lines[1:] if line.startswith('> '))}", file=stream)
+        return lines
+    head, *rest = lines
+    print(f"-> {head}", file=stream)
+    for line in rest:
+        print(f"   {line}", file=stream)
     return lines
 
 

@@ -160,6 +160,11 @@ class Table:
         watcher = self.watcher
         if watcher is None:
             return  # the game in play has no dice for the camera
+        follow = getattr(self.camera, "expect_roll", None)
+        if follow is not None:  # a rendered tray: it rolls when the game expects a roll
+            match = self.session.match
+            follow(self.session.dice_expected(), match.state if match else None,
+                   self.session.dice_set())
         try:
             frame = self.camera.read()
         except CameraUnavailable as exc:
@@ -224,7 +229,8 @@ class Table:
     def handle(self, update: Update) -> None:
         self.updates.append(update)
         told = [e.get("text", "") for e in update.effects if e.get("text")]
-        self.said = " / ".join(told) if told else None
+        if told:  # the last thing that happened stays in the words until the next one
+            self.said = " / ".join(told)
         self.refused = update.error
         view = self.session.match.view() if self.session.match else {}
         try:

@@ -123,3 +123,34 @@ def test_live_off_bots_print_what_is_asked_after_each_move():
     assert summary["ended"]
     assert text.count("-> ") > 10 and " - ROLL! - 6 dice" in text
     journal.close()
+
+
+class Keys:
+    """Keys a person types, one a poll (the keyboard's stand-in)."""
+
+    typed: list[str] = []
+
+    def __init__(self, stream=None):
+        self.left = list(self.typed)
+
+    def poll(self):
+        return [self.left.pop(0)] if self.left else []
+
+    def close(self):
+        pass
+
+
+def test_live_off_a_person_reads_why_a_key_did_nothing_and_each_new_selection(monkeypatch):
+    import companion.buttons
+
+    monkeypatch.setattr(companion.buttons, "KeyboardButtons", Keys)
+    monkeypatch.setattr(Keys, "typed", ["next", "end", "next", "confirm"])
+    journal = Journal(":memory:")
+    out = io.StringIO()
+    run_demo(journal, 2, 1985, None, keyboard=True, stream=out, max_steps=8, title="outatime")
+    lines = out.getvalue().splitlines()
+    refused = lines.index("  ! END TURN: cannot end the turn now: the Power cards are being dealt")
+    assert lines[refused - 9] == "   > demo-02-02 2-5-4"  # the menu, whole, after the first key
+    assert lines[refused + 1] == "   > demo-02-03 5-5-3"  # NEXT: the item now selected, alone
+    assert lines[refused + 2] == "-> MARTY: 0.3 CARD"  # CONFIRM: the next menu, whole
+    journal.close()
