@@ -26,7 +26,8 @@ language = ""             # "fr", "ja", ...: the words on the OLED and in messag
                           # locale's (LANGUAGE/LANG), else English. COMPANION_LANG overrides it
 
 [camera]
-source = "picamera2"      # picamera2 | opencv | files | synthetic | none
+source = "picamera2"      # picamera2 | opencv | files | synthetic | none (synthetic: a
+                          # rendered tray that rolls when the game expects a roll)
 device = 0                # OpenCV camera index (source = "opencv")
 path = ""                 # image file, folder or video (source = "files")
 width = 1280

@@ -63,8 +63,9 @@ def register(commands, bench_commands) -> None:
                    help=_("you press the buttons (keys) for every player; dice roll by "
                           "themselves"))
     p.add_argument("--live", choices=("auto", "on", "off"), default="auto",
-                   help=_("draw the OLED in this terminal as it changes (auto: when a "
-                          "terminal)"))
+                   help=_("draw the OLED in this terminal as it changes, with the prompt, the "
+                          "menu and the keys in words (auto: when a terminal; off: the prompts "
+                          "and menus printed as lines of text)"))
     p.add_argument("--font", metavar="FILE",
                    help=_("a TrueType font for the words (default: the built-in one, English "
                           "letters only)"))
