@@ -277,9 +277,14 @@ class Table:
         from companion.display.words import words
 
         title_table = self.session.table
-        return words(self.session.prompt(), columns, rows, said=self.said, refused=self.refused,
-                     keys=_(self.keys) if self.keys else None,
-                     dice_text=title_table.dice_text if title_table is not None else None)
+        keys = _(self.keys) if self.keys else None
+        try:
+            return words(self.session.prompt(), columns, rows, said=self.said,
+                         refused=self.refused, keys=keys,
+                         dice_text=title_table.dice_text if title_table is not None else None)
+        except Exception:  # the words are a help: a fault in them never stops the table
+            log.exception("the prompt in words could not be made")
+            return [keys] if keys else []
 
     def _queue_error(self, message: str, title: str | None = None) -> None:
         self.refused = message

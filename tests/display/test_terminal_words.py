@@ -154,3 +154,21 @@ def test_live_off_a_person_reads_why_a_key_did_nothing_and_each_new_selection(mo
     assert lines[refused + 1] == "   > demo-02-03 5-5-3"  # NEXT: the item now selected, alone
     assert lines[refused + 2] == "-> MARTY: 0.3 CARD"  # CONFIRM: the next menu, whole
     journal.close()
+
+
+def test_a_fault_in_the_words_never_stops_the_table(caplog):
+    journal = Journal(":memory:")
+    session = Session(journal, ["Ana", "Ben"], demo_pack, title="outatime")
+    display = TerminalDisplay(io.StringIO(), style="auto", size=(80, 24))
+    table = Table(session, display=display, dwell_s=0.0)
+    table.keys = KEY_HELP
+    display.footer = table.words
+
+    def broken():
+        raise KeyError("a title's bug")
+
+    session.prompt = broken
+    assert display.show(s.notice("ANA", "ROLL!"))  # the panel is still drawn, with the keys
+    assert KEY_HELP in display.stream.getvalue()
+    assert "could not be made" in caplog.text
+    journal.close()
