@@ -130,7 +130,7 @@ class TitleTable:
         return None
 
     # The action END TURN records in this title, if it has one: a refused END TURN then says
-    # the rules' reason ("END TURN: a die must be added this roll").
+    # the rules' reason ("END TURN: cannot end the turn now: Ana is to roll 6 dice").
     END_ACTION: Action | None = None
 
     def not_now(self, name: str) -> str:
