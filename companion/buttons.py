@@ -1,7 +1,8 @@
 """Arcade buttons (gpiozero) and the keyboard, both turned into the same presses.
 
 Five buttons: confirm, end turn, undo/back, next, previous. A long press of confirm opens the
-menu; a long press of undo/back takes back the last confirmed action.
+menu; a long press of undo/back takes back the last confirmed action, and a long press of next
+puts it back (redo).
 
     >>> from gpiozero import Device
     >>> from gpiozero.pins.mock import MockFactory
@@ -26,10 +27,11 @@ from typing import Any
 from companion.i18n import N_, _
 
 CONFIRM, END, BACK, NEXT, PREV = "confirm", "end", "back", "next", "prev"
-UNDO, MENU = "undo", "menu"  # long presses of back and confirm
-PRESSES = (CONFIRM, END, BACK, UNDO, NEXT, PREV, MENU)
+UNDO, MENU, REDO = "undo", "menu", "redo"  # long presses of back, confirm and next
+PRESSES = (CONFIRM, END, BACK, UNDO, REDO, NEXT, PREV, MENU)
 BUTTONS = ("confirm", "end", "back", "next", "prev")  # the physical buttons
-LONG = {"confirm": MENU, "back": UNDO}  # what a long press means, where it means more
+# What a long press means, where it means more than the short one.
+LONG = {"confirm": MENU, "back": UNDO, "next": REDO}
 
 
 class ButtonError(RuntimeError):
@@ -109,14 +111,14 @@ class GpioButtons:
 
 KEYS = {
     "\r": CONFIRM, "\n": CONFIRM, " ": CONFIRM, "c": CONFIRM,
-    "e": END, "u": UNDO, "b": BACK, "\x7f": BACK,
+    "e": END, "u": UNDO, "r": REDO, "b": BACK, "\x7f": BACK,
     "n": NEXT, "\x1b[C": NEXT, "\x1b[B": NEXT,
     "p": PREV, "\x1b[D": PREV, "\x1b[A": PREV,
     "m": MENU,
 }
-# Translators: the keys stay as they are (enter, space, e, b, u, n, p, m, right, left).
-KEY_HELP = N_("enter/space confirm, e end turn, b back, u undo, n/right next, p/left prev, "
-              "m menu")
+# Shown under the panel in a terminal: one line of 80 columns at most. Translators: the keys
+# stay as they are (enter, e, b, u, r, n, p, m).
+KEY_HELP = N_("keys: enter confirm, e end turn, b back, u undo, r redo, n/p next/prev, m menu")
 
 
 class KeyboardButtons:

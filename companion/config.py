@@ -26,7 +26,8 @@ language = ""             # "fr", "ja", ...: the words on the OLED and in messag
                           # locale's (LANGUAGE/LANG), else English. COMPANION_LANG overrides it
 
 [camera]
-source = "picamera2"      # picamera2 | opencv | files | synthetic | none
+source = "picamera2"      # picamera2 | opencv | files | synthetic | none (synthetic: a
+                          # rendered tray that rolls when the game expects a roll)
 device = 0                # OpenCV camera index (source = "opencv")
 path = ""                 # image file, folder or video (source = "files")
 width = 1280
@@ -54,7 +55,7 @@ font = ""                 # a TrueType file for the words; "" = the built-in fon
 [buttons]
 backend = "gpiozero"      # gpiozero | keyboard | none
 bounce_ms = 40
-hold_s = 0.8              # a press this long is a long press (menu, undo)
+hold_s = 0.8              # a press this long is a long press (menu, undo, redo)
 
 [lights]
 port = "/dev/companion-lights"   # the Pico's serial port; "" for no light board

@@ -131,7 +131,9 @@ def open_camera(cfg: dict[str, Any]):
         return sources.OpenCVSource(cam["device"], cam["width"], cam["height"])
     if kind == "files":
         return sources.FileSource(cam["path"], loop=True)
-    return sources.SyntheticSource(_synthetic_dice(cfg))
+    # A rendered tray that rolls when the game expects a roll and otherwise lies still, so a
+    # game can be played with the keyboard and no camera.
+    return sources.SyntheticSource(_synthetic_dice(cfg), follow=True)
 
 
 def _synthetic_dice(cfg: dict[str, Any]) -> str:
@@ -352,6 +354,13 @@ def cmd_run(args) -> int:
                   display=display, lights=lights, notifier=notify,
                   fps=cfg["camera"]["fps"],
                   zone="tray" if cfg["camera"]["delorean_zone"] else None)
+    from companion.buttons import KEY_HELP
+    from companion.display.backends import TerminalDisplay
+
+    if isinstance(display, TerminalDisplay):  # the prompt in words (and the keys) by the panel
+        display.footer = table.words
+        if cfg["buttons"]["backend"] == "keyboard":
+            table.keys = KEY_HELP
     table.boot()
     try:
         while not stop and (end is None or time.monotonic() < end):
@@ -450,17 +459,17 @@ def cmd_doctor(args) -> int:
 
     def display() -> str:
         from companion.display.cli import use_font
-        from companion.display.draw import cap_height, rule_sizes, set_panel
+        from companion.display.draw import cap_height, rule_sizes, using
 
         use_font(cfg["display"]["font"])
         where = configuration.display_panel(cfg)
-        set_panel(where)
         d = open_display(cfg, fallback=None)
         if d is None:
             return _("no display configured")
         from companion.display import screens
 
-        ok = d.show(screens.boot(_("doctor")))
+        with using(where):  # this check's panel only: the caller's stays as it was
+            ok = d.show(screens.boot(_("doctor")))
         d.close()
         if not ok:
             raise RuntimeError(getattr(d, "last_error", _("the panel did not take a frame")))

@@ -13,7 +13,8 @@ The session knows no title. What a reading or a press means in a game, its menus
 words come from the title's table logic (``companion/titles/<key>/table.py``), a
 ``TitleTable`` the session makes when a game starts or resumes. The session keeps what every
 title shares: choosing the game and the players, proposals and CONFIRM/BACK, the face picker
-for an unsure die, menus moved with NEXT/PREV, UNDO, and the journal.
+for an unsure die, menus moved with NEXT/PREV, UNDO and REDO, and the journal. A press that
+means nothing now is answered with why (and what the table waits for), never ignored.
 """
 
 from __future__ import annotations
@@ -23,8 +24,8 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from companion import titles
-from companion.buttons import BACK, CONFIRM, MENU, NEXT, PREV, UNDO
-from companion.i18n import _
+from companion.buttons import BACK, CONFIRM, END, MENU, NEXT, PREV, REDO, UNDO
+from companion.i18n import N_, _
 from companion.journal import JournalDamaged, JournalError
 from companion.match import Match, damage_choice
 from companion.titles.api import CHANCE, TERMINAL, Action, RuleError
@@ -63,6 +64,7 @@ class Update:
     prompt: Prompt
     error: str | None = None
     undone: Action | None = None
+    redone: Action | None = None
 
 
 @dataclass
@@ -125,6 +127,29 @@ class TitleTable:
     def press(self, name: str) -> Update | None:
         """A press the title gives a meaning of its own (before proposals and menus); None
         leaves it to the session."""
+        return None
+
+    # The action END TURN records in this title, if it has one: a refused END TURN then says
+    # the rules' reason ("END TURN: cannot end the turn now: Ana is to roll 6 dice").
+    END_ACTION: Action | None = None
+
+    def not_now(self, name: str) -> str:
+        """Why the press ``name`` does nothing now (neither the title nor the session had a
+        use for it): shown instead of silence. END TURN says what the rules say against
+        ending the turn (``END_ACTION``) unless a proposal is up; otherwise the session's
+        words: the button, and what the table waits for."""
+        if name == END and self.END_ACTION is not None and self.session.proposal is None:
+            why = self.refusal(self.END_ACTION)
+            if why:
+                return _("END TURN: {reason}").format(reason=why)
+        return self.session.not_now(name)
+
+    def refusal(self, action: Action) -> str | None:
+        """What the rules say against ``action`` now (None: they would take it)."""
+        try:
+            self.match.engine.apply(self.match.state, action)
+        except RuleError as exc:
+            return str(exc)
         return None
 
     def menu(self) -> Menu | None:
@@ -233,12 +258,15 @@ class Session:
         self.last_error = None
         if name == UNDO:
             return self._undo()
+        if name == REDO:
+            return self._redo()
         if self.match is None:
             return self._press_setup(name)
         if self.match.actor() == TERMINAL:
             if name in (CONFIRM, MENU):
                 self._set_match(None)  # a new game from the title menu
-            return self.update([])
+                return self.update([])
+            return self.refuse(self.not_now(name))
         if self.unknown is not None:
             return self._press_unknown(name)
         handled = self.table.press(name)
@@ -253,7 +281,7 @@ class Session:
                 return self.update([])
         menu = self.table.menu()
         if menu is None or not menu.labels:
-            return self.update([])
+            return self._not_now(name)
         if name in (NEXT, PREV):
             step = 1 if name == NEXT else -1
             menu.selected = (menu.selected + step) % len(menu.labels)
@@ -265,7 +293,37 @@ class Session:
             if callable(chosen):
                 return chosen()
             return self.push(chosen)
+        return self._not_now(name)
+
+    def _not_now(self, name: str) -> Update:
+        """Say why ``name`` does nothing now (the title's words, else the session's)."""
+        message = self.table.not_now(name) if self.table is not None else self.not_now(name)
+        self.last_error = message
         return self.update([])
+
+    def not_now(self, name: str) -> str:
+        """The general words for a press that does nothing now: the button, and what the
+        table waits for instead."""
+        button = press_name(name)
+        if self.match is not None and self.match.actor() == TERMINAL:
+            return _("{button}: the game is over; CONFIRM starts a new game").format(
+                button=button)
+        if self.unknown is not None:
+            return _("{button}: not now; pick the face with NEXT/PREV, then CONFIRM (BACK "
+                     "leaves)").format(button=button)
+        if self.proposal is not None:
+            return _("{button}: not now; CONFIRM records the proposal, BACK says no").format(
+                button=button)
+        if self.match is None or self.table is None:
+            return _("{button}: not now; choose with NEXT/PREV, then CONFIRM").format(
+                button=button)
+        menu = self.table.menu()
+        if menu is not None and menu.labels:
+            return _("{button}: not now; choose with NEXT/PREV, then CONFIRM").format(
+                button=button)
+        waiting = self.table.prompt()
+        return _("{button}: not now; the table waits for: {what}").format(
+            button=button, what=" ".join([waiting.title, *waiting.lines[:1]]).strip())
 
     # ------------------------------------------------------------------ what titles call
 
@@ -340,6 +398,8 @@ class Session:
         elif name == BACK and self._choosing_players:
             self._choosing_players = False
             self.menu = self._title_menu()  # the players menu steps back to the game
+        else:
+            self.last_error = self.not_now(name)
         return self.update([])
 
     def _title_menu(self) -> Menu:
@@ -450,6 +510,8 @@ class Session:
                                          before=self._unknown_before)
         elif name == BACK:
             self.unknown = None
+        else:
+            self.last_error = self.not_now(name)
         return self.update([])
 
     # ------------------------------------------------------------------ undo
@@ -462,6 +524,7 @@ class Session:
         if self.table is not None:
             self.table.reset()
         if self.match is None:
+            self.last_error = _("nothing to undo: no game is in play")
             return self.update([])
         try:
             action = self.match.undo()
@@ -494,6 +557,35 @@ class Session:
         self.menu = self._players_menu(title)
         self._choosing_players = self.fixed_title is None
         return True
+    def _redo(self) -> Update:
+        """Put back the last action UNDO took back (a new action since ends the redo history:
+        then there is nothing to redo)."""
+        if self.damaged:
+            return self.update([])
+        if self.match is None:
+            self.last_error = _("nothing to redo: no game is in play")
+            return self.update([])
+        before = self.match.state
+        try:
+            action = self.match.redo()
+        except JournalDamaged as exc:
+            return self._damaged(exc)
+        except JournalError as exc:
+            self.last_error = _("NOT RECORDED: {reason}").format(reason=exc)
+            return self.update([])
+        if action is None:
+            self.last_error = _("nothing to redo: REDO puts back what UNDO took back, until "
+                                "a new action is recorded")
+            return self.update([])
+        self.proposal = self.unknown = None
+        self.menu = None
+        self.table.reset()
+        try:  # what the action did the first time happens again: announce it again
+            _state, effects = self.match.engine.apply(before, action)
+        except RuleError:
+            effects = []
+        text = _("REDONE: {action}").format(action=self.table.describe(action))
+        return Update([{"kind": "redo", "text": text}, *effects], self.prompt(), redone=action)
 
     # ------------------------------------------------------------------ a damaged journal
 
@@ -545,6 +637,16 @@ class Session:
             return Prompt("propose", self.proposal_text, [_("CONFIRM or BACK")],
                           dice=list(self.match.view().get("roll", [])))
         return self.table.prompt()
+
+
+# Translators: the names of the buttons as printed on them.
+BUTTON_NAMES = {CONFIRM: N_("CONFIRM"), END: N_("END TURN"), BACK: N_("BACK"), NEXT: N_("NEXT"),
+                PREV: N_("PREV"), MENU: N_("long CONFIRM"), UNDO: N_("UNDO"), REDO: N_("REDO")}
+
+
+def press_name(name: str) -> str:
+    """A press as players know the button: "END TURN", "long CONFIRM"."""
+    return _(BUTTON_NAMES[name]) if name in BUTTON_NAMES else name.upper()
 
 
 def describe(action: Action) -> str:

@@ -63,8 +63,9 @@ def register(commands, bench_commands) -> None:
                    help=_("you press the buttons (keys) for every player; dice roll by "
                           "themselves"))
     p.add_argument("--live", choices=("auto", "on", "off"), default="auto",
-                   help=_("draw the OLED in this terminal as it changes (auto: when a "
-                          "terminal)"))
+                   help=_("draw the OLED in this terminal as it changes, with the prompt, the "
+                          "menu and the keys in words (auto: when a terminal; off: the prompts "
+                          "and menus printed as lines of text)"))
     p.add_argument("--font", metavar="FILE",
                    help=_("a TrueType font for the words (default: the built-in one, English "
                           "letters only)"))
@@ -344,8 +345,9 @@ def run_demo(journal: Journal, players: int, seed: int, out: Path | None, live: 
              title: str | None = None) -> dict[str, Any]:
     """Play one bot game of ``title`` (default: the first title) into ``journal``; returns a
     summary with the winner and numbers."""
-    from companion.buttons import KeyboardButtons
+    from companion.buttons import KEY_HELP, KeyboardButtons
     from companion.display.backends import Display, RecorderDisplay, TerminalDisplay
+    from companion.display.words import words
     from companion.vision.reader import DiceReader
     from companion.vision.settle import Settler, SettleWatcher
 
@@ -367,8 +369,9 @@ def run_demo(journal: Journal, players: int, seed: int, out: Path | None, live: 
         for old in [*out.glob("frame_*.png"), out / "screens.gif"]:  # only our own files
             old.unlink(missing_ok=True)
         displays.append(RecorderDisplay(out))
-    if live:
-        displays.append(TerminalDisplay(stream))
+    terminal = TerminalDisplay(stream, style="auto") if live else None
+    if terminal is not None:
+        displays.append(terminal)
     buttons: list[Any] = [presses]
     if keyboard:
         buttons.append(KeyboardButtons())
@@ -377,9 +380,16 @@ def run_demo(journal: Journal, players: int, seed: int, out: Path | None, live: 
     table = Table(session, camera=tray, watcher=watcher,
                   buttons=buttons, display=_Fanout(displays), fps=10,
                   dwell_s=0.6 if live else 0.0, clock=clock)
+    if keyboard:
+        table.keys = KEY_HELP
+    if terminal is not None:  # the words of the prompt and the keys beside the panel
+        terminal.footer = table.words
     print(_("{title} - {players} - demo deck (invented cards, not the printed ones)").format(
         title=facts.name, players=", ".join(names)), file=stream)
+    if keyboard and not live:
+        print(_(KEY_HELP), file=stream)
     table.boot()
+    said_prompt: list[str] = []
     first_frame_s = time.perf_counter() - started
     announced = 0
     latencies: list[float] = []
@@ -404,10 +414,16 @@ def run_demo(journal: Journal, players: int, seed: int, out: Path | None, live: 
             time.sleep(0.02)
         else:
             table.flush()
-        for update in table.updates[announced:]:
-            if not live:
+        if not live:  # the announcements, refusals and prompts as lines of text
+            for update in table.updates[announced:]:
                 for effect in update.effects:
                     print(f"  {effect['text']}", file=stream)
+                if update.error:
+                    print(f"  ! {update.error}", file=stream)
+            if len(table.updates) > announced:
+                # a person sees the whole menu; the bots' games only what is asked
+                said_prompt = _print_prompt(table, said_prompt, stream, words,
+                                            22 if keyboard else 2)
         announced = len(table.updates)
     table.flush()
     table.close()
@@ -450,6 +466,26 @@ def run_demo(journal: Journal, players: int, seed: int, out: Path | None, live: 
         print(_("OLED frames: {frames} and {gif}").format(frames=f"{out}/frame_*.png",
                                                            gif=f"{out}/screens.gif"), file=stream)
     return summary
+
+
+def _print_prompt(table: Table, before: list[str], stream, words, rows: int) -> list[str]:
+    """Print what the table asks now, as lines of text, when it changed (``--live off``)."""
+    title_table = table.session.table
+    lines = words(table.session.prompt(), 100, rows,
+                  dice_text=title_table.dice_text if title_table is not None else None)
+    if lines == before:
+        return lines
+    unmarked = [line[2:] for line in lines[1:]]
+    if before and lines[0] == before[0] and unmarked == [line[2:] for line in before[1:]] \
+            and any(line.startswith("> ") for line in lines[1:]):
+        # the same menu, another item selected: only the item now selected
+        print(f"   {next(line for line in lines[1:] if line.startswith('> '))}", file=stream)
+        return lines
+    head, *rest = lines
+    print(f"-> {head}", file=stream)
+    for line in rest:
+        print(f"   {line}", file=stream)
+    return lines
 
 
 def _quiet(table: Table, tray: RenderedTray | None) -> bool:

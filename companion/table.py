@@ -100,6 +100,9 @@ class Table:
         self._settled = False
         self._display_error: str | None = None
         self._camera_said: str | None = None
+        self.said: str | None = None  # the last announcement, for the words
+        self.refused: str | None = None  # why the last press or reading did nothing
+        self.keys: str | None = None  # the keys to show beside the panel (keyboard buttons)
 
     # ------------------------------------------------------------------ life cycle
 
@@ -157,6 +160,11 @@ class Table:
         watcher = self.watcher
         if watcher is None:
             return  # the game in play has no dice for the camera
+        follow = getattr(self.camera, "expect_roll", None)
+        if follow is not None:  # a rendered tray: it rolls when the game expects a roll
+            match = self.session.match
+            follow(self.session.dice_expected(), match.state if match else None,
+                   self.session.dice_set())
         try:
             frame = self.camera.read()
         except CameraUnavailable as exc:
@@ -220,6 +228,10 @@ class Table:
 
     def handle(self, update: Update) -> None:
         self.updates.append(update)
+        told = [e.get("text", "") for e in update.effects if e.get("text")]
+        if told:  # the last thing that happened stays in the words until the next one
+            self.said = " / ".join(told)
+        self.refused = update.error
         view = self.session.match.view() if self.session.match else {}
         try:
             frames = self._frames(update, view)
@@ -259,7 +271,23 @@ class Table:
             return s.winner(view.get("winner") or prompt.title)
         return s.notice(prompt.title, *prompt.lines[:1])
 
+    def words(self, columns: int, rows: int) -> list[str]:
+        """The table in words for a terminal (``TerminalDisplay``'s footer): what is asked
+        now, the menu, what was just said, and the keys (``keys``)."""
+        from companion.display.words import words
+
+        title_table = self.session.table
+        keys = _(self.keys) if self.keys else None
+        try:
+            return words(self.session.prompt(), columns, rows, said=self.said,
+                         refused=self.refused, keys=keys,
+                         dice_text=title_table.dice_text if title_table is not None else None)
+        except Exception:  # the words are a help: a fault in them never stops the table
+            log.exception("the prompt in words could not be made")
+            return [keys] if keys else []
+
     def _queue_error(self, message: str, title: str | None = None) -> None:
+        self.refused = message
         self.queue.extend(Shown(img, self.dwell_s * 1.5) for img in s.error(message, title))
 
     def _pump_display(self, now: float) -> None:

@@ -58,6 +58,17 @@ def test_long_press_of_back_is_undo_and_of_confirm_is_menu_never_also_short(rig)
     assert got == ["undo", "menu"]
 
 
+def test_long_press_of_next_is_redo_and_long_end_and_prev_stay_themselves(rig):
+    factory, buttons = rig
+    hold(factory, PINS["next"])
+    hold(factory, PINS["end"])
+    hold(factory, PINS["prev"])
+    got = wait_for(buttons, 3)
+    time.sleep(0.1)
+    got += buttons.poll()
+    assert got == ["redo", "end", "prev"]
+
+
 def test_bounce_is_filtered():
     factory = MockFactory()
     buttons = GpioButtons(PINS, bounce_s=0.05, hold_s=1.0, pin_factory=factory)
@@ -86,10 +97,10 @@ def test_keyboard_keys_become_presses():
     read, write = os.pipe()
     with os.fdopen(read, "r") as stream:
         keys = KeyboardButtons(stream)
-        for key in (b"n", b"\n", b"e", b"u", b"\x1b[D", b"x"):
+        for key in (b"n", b"\n", b"e", b"u", b"r", b"\x1b[D", b"x"):
             os.write(write, key)
             time.sleep(0.01)
             assert keys.poll() == ({"n": ["next"], "\n": ["confirm"], "e": ["end"], "u": ["undo"],
-                                    "\x1b[D": ["prev"], "x": []}[key.decode()])
+                                    "r": ["redo"], "\x1b[D": ["prev"], "x": []}[key.decode()])
         os.close(write)
         keys.close()

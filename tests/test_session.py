@@ -320,3 +320,82 @@ def test_a_card_kind_menu_starts_on_the_kind_a_hand_holds_most(journal):
     press(session, "confirm")
     prompt = session.prompt()
     assert prompt.options == ["0.2", "0.3", "0.4"] and prompt.options[prompt.selected] == "0.3"
+
+
+def test_redo_puts_back_what_undo_took_back_and_says_so(journal):
+    session = set_up(journal)
+    session.dice(["flux", "2", "3", "88", "5", "5"])
+    session.press("confirm")
+    session.dice(["88", "5", "5"])
+    session.press("confirm")
+    locked = session.match.to_json()
+    session.press("undo")
+    session.press("undo")
+    assert session.match.state.phase == "roll"
+    update = session.press("redo")
+    assert update.effects[0] == {"kind": "redo",
+                                 "text": "REDONE: ROLL flux 2 3 88 5 5"}
+    assert update.redone["type"] == "roll" and session.match.state.roll[0] == "flux"
+    update = session.press("redo")
+    assert update.effects[0]["text"] == "REDONE: LOCK flux 2 3"
+    # what the lock did the first time is announced again after the REDONE line
+    assert len(update.effects) > 1 and update.error is None
+    assert session.match.to_json() == locked
+    update = session.press("redo")  # nothing left to put back: said, nothing changes
+    assert update.error.startswith("nothing to redo") and session.match.to_json() == locked
+
+
+def test_a_new_action_after_undo_ends_the_redo_history(journal):
+    session = set_up(journal)
+    session.dice(["flux", "2", "3", "88", "5", "5"])
+    session.press("confirm")
+    session.press("undo")
+    session.dice(["4", "4", "5", "5", "88", "2"])  # rolled again instead
+    session.press("confirm")
+    update = session.press("redo")
+    assert update.error.startswith("nothing to redo") and update.redone is None
+    assert session.match.state.roll == ("4", "4", "5", "5", "88", "2")
+
+
+def test_redo_survives_a_restart(tmp_path):
+    path = tmp_path / "journal.sqlite3"
+    journal = Journal(path)
+    session = set_up(journal)
+    session.dice(["flux", "2", "3", "88", "5", "5"])
+    session.press("confirm")
+    session.press("undo")
+    journal.close()
+    again = Session(Journal(path), ["Ana", "Ben"], lambda title: make_pack(), title="outatime")
+    update = again.press("redo")
+    assert update.effects[0]["text"] == "REDONE: ROLL flux 2 3 88 5 5"
+    again.journal.close()
+
+
+def test_a_press_that_does_nothing_now_says_why(journal):
+    session = set_up(journal)
+    update = session.press("end")  # the roll is not in yet: the rules' reason
+    assert update.error == "END TURN: cannot end the turn now: Ana is to roll 6 dice"
+    update = session.press("confirm")  # nothing to confirm: what the table waits for
+    assert update.error.startswith("CONFIRM: not now; the table waits for: ")
+    assert "ROLL" in update.error
+    session.dice(["flux", "2", "3", "88", "5", "5"])
+    update = session.press("end")  # a proposal is up
+    assert update.error == "END TURN: not now; CONFIRM records the proposal, BACK says no"
+    session.press("confirm")
+    update = session.press("end")  # nothing locked yet
+    assert update.error.startswith("END TURN: ") and session.match.state.current.name == "Ana"
+    update = session.press("back")  # a menu with nothing to go back to
+    assert update.error == "BACK: not now; choose with NEXT/PREV, then CONFIRM"
+
+
+def test_a_wrong_press_in_the_face_picker_and_the_title_menus_says_why(journal):
+    session = Session(journal, ["Ana", "Ben"], lambda title: make_pack(), title="menu")
+    update = session.press("end")
+    assert update.error == "END TURN: not now; choose with NEXT/PREV, then CONFIRM"
+    assert session.press("undo").error == "nothing to undo: no game is in play"
+    assert session.press("redo").error == "nothing to redo: no game is in play"
+    session = set_up(journal)
+    session.press("menu")  # the face picker
+    update = session.press("end")
+    assert update.error.startswith("END TURN: not now; pick the face")
+    assert update.prompt.title == "DIE 1: WHICH FACE?"  # still picking

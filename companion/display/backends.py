@@ -19,7 +19,8 @@ Backends (``backend =``):
 ``dummy``                     luma's in-memory device (tests); the last frame is ``.device.image``
 ``recorder``                  every frame to ``out``/frame_0001.png..., an animated GIF on close
 ``terminal``                  the panel drawn in a terminal with Unicode half blocks or braille,
-                              as big as the terminal takes (``style = "auto"``)
+                              as big as the terminal takes (``style = "auto"``), with the
+                              words of the prompt and the keys under or beside it
 
 A panel shows screens of its own size; the others show screens of any size (the size of the
 screens comes from ``[display] panel``, see ``companion.display.draw.Panel``).
@@ -388,12 +389,18 @@ def fit_text(image: Image.Image, columns: int, lines: int, border: bool = True) 
 class TerminalDisplay(Display):
     """Draws each frame in a terminal; on a live terminal the frame is redrawn in place.
 
-    ``style = "auto"`` draws the panel as big as the terminal takes with ``footer`` lines
-    under it (half blocks in a big terminal, braille in 80x24); ``footer`` is a function
-    returning those lines (what is asked now, the keys), called at each frame.
+    ``style = "auto"`` draws the panel as big as the terminal takes (half blocks when the
+    terminal has room for 130x34 characters and the words, braille in 80x24, braille of the
+    panel halved when narrower) and keeps room for the ``footer``: a function given the
+    columns and rows it may fill and returning those lines (what is asked now, the menu, the
+    keys), called at each frame. The words go under the panel, or beside it when the terminal
+    is wide enough. The terminal's size is read at each frame (``shutil.get_terminal_size``),
+    so a window made bigger is used at once; ``size`` fixes it (tests).
     """
 
     name = "terminal"
+    FOOTER_ROWS = 5  # the fewest lines kept for the words under the panel
+    SIDE_COLUMNS = 32  # the fewest columns for the words beside the panel
 
     def __init__(
         self,
@@ -419,26 +426,54 @@ class TerminalDisplay(Display):
             return self.size
         import shutil
 
-        return tuple(shutil.get_terminal_size((80, 24)))
+        columns, lines = shutil.get_terminal_size((80, 24))
+        return columns, lines
+
+    def _words(self, columns: int, rows: int) -> list[str]:
+        if self.footer is None or rows <= 0:
+            return []
+        return [str(line)[:columns] for line in self.footer(columns, rows)][:rows]
 
     def render(self, image: Image.Image) -> str:
-        """The text drawn for ``image``: the panel, then the footer lines."""
-        footer = [str(line) for line in (self.footer() if self.footer else [])]
+        """The text drawn for ``image``: the panel, and the footer's words under or beside it;
+        in ``auto`` style never more than the terminal's columns - 1 and lines - 1."""
         columns, lines = self._terminal()
-        if self.style == "auto":
-            text = fit_text(image, columns, lines - len(footer) - 1, self.border)
-        else:
-            text = to_text(image, self.style, self.border)
-        if footer:
-            width = max(10, columns - 1)
-            text += "\n" + "\n".join(line[:width].ljust(width) for line in footer)
-        return text
+        usable = max(1, lines - 1)  # the last line stays free: writing it would scroll
+        if self.style != "auto":
+            panel_text = to_text(image, self.style, self.border).split("\n")
+            footer = self._words(max(10, columns - 1), max(self.FOOTER_ROWS,
+                                                           usable - len(panel_text)))
+            return "\n".join(panel_text + [line.ljust(max(10, columns - 1))
+                                           for line in footer])
+        reserve = self.FOOTER_ROWS if self.footer is not None else 0
+        panel_text = fit_text(image, columns - 1, max(3, usable - reserve),
+                              self.border).split("\n")
+        width = max(len(line) for line in panel_text)
+        side = columns - 1 - width - 2
+        if self.footer is not None and side >= self.SIDE_COLUMNS:
+            # Wide: the words beside the panel, as many lines as the terminal has.
+            panel_text = fit_text(image, columns - 1 - self.SIDE_COLUMNS - 2, usable,
+                                  self.border).split("\n")
+            width = max(len(line) for line in panel_text)
+            side = columns - 1 - width - 2
+            rows = max(len(panel_text), 1)
+            footer = self._words(side, rows)
+            out = []
+            for i in range(max(len(panel_text), len(footer))):
+                left = panel_text[i] if i < len(panel_text) else ""
+                right = footer[i] if i < len(footer) else ""
+                out.append((left.ljust(width) + "  " + right).ljust(columns - 1))
+            return "\n".join(out)
+        footer = self._words(columns - 1, usable - len(panel_text))
+        return "\n".join(panel_text + [line.ljust(columns - 1) for line in footer])
 
     def show(self, image: Image.Image) -> bool:
         text = self.render(image)
         try:
             if self.in_place and self._lines:
-                self.stream.write(f"\x1b[{self._lines}F")
+                # Back to the top of the last frame, and clear below it (a smaller frame, or
+                # a terminal made smaller, leaves nothing behind).
+                self.stream.write(f"\x1b[{self._lines}F\x1b[J")
             self.stream.write(text + "\n")
             self.stream.flush()
         except (OSError, ValueError) as exc:
@@ -504,7 +539,7 @@ def open_display(config: dict[str, Any] | None = None, **overrides: Any) -> Disp
                     setting='[display] driver = "recorder"', needed='out = "DIR"'))
             return RecorderDisplay(config["out"], scale=_int(config, "scale", 1, 1, 16))
         if backend == "terminal":
-            return TerminalDisplay(config.get("stream"), style=config.get("style", "halfblock"),
+            return TerminalDisplay(config.get("stream"), style=config.get("style", "auto"),
                                    footer=config.get("footer"))
     except DisplayUnavailable:
         fallback = config.get("fallback")

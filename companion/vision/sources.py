@@ -17,6 +17,7 @@ from abc import ABC, abstractmethod
 from collections.abc import Iterator
 from dataclasses import dataclass
 from pathlib import Path
+from typing import Any
 
 import cv2
 import numpy as np
@@ -336,15 +337,39 @@ class SyntheticSource(FrameSource):
     every that many rolls. ``truth`` holds the dice of the current roll.
 
     ``unplug_at`` (frame indices) simulates a camera pulled out for ``unplug_for`` reads.
+
+    ``follow = True`` makes it a tray at a table instead (what ``[camera] source =
+    "synthetic"`` runs): it starts empty and rolls only when the table asks, through
+    ``expect_roll(count, turn, dice)``, called before each read. A roll of ``count`` dice lands
+    (tumbling for ``roll_frames``, then at rest) when a roll is expected and ``turn`` (any
+    object that changes when the game moves on) is not the one the last roll was made for; the
+    dice then lie still, so the camera reads them once and the table can ask about them (the
+    face picker, a proposal) without the tray changing under it.
+
+        >>> camera = SyntheticSource("d6", seed=1, follow=True, roll_frames=1)
+        >>> camera.read() is not None, camera.truth
+        (True, [])
+        >>> turn = object()
+        >>> camera.expect_roll(3, turn); _moving = camera.read(); still = camera.read()
+        >>> len(camera.truth), bool((camera.read().image == still.image).all())
+        (3, True)
+        >>> first = camera.truth
+        >>> camera.expect_roll(3, turn); camera.expect_roll(None, object())
+        >>> camera.read().image is still.image and camera.truth is first
+        True
     """
 
     def __init__(self, dice: str = "d6", n_dice: int | None = None, seed: int | None = None,
                  roll_frames: int = 6, settle_frames: int = 8, hand_every: int = 0,
                  width: int = 640, height: int = 480, unplug_at: tuple[int, ...] = (),
-                 unplug_for: int = 3) -> None:
+                 unplug_for: int = 3, follow: bool = False) -> None:
         from .synth import SyntheticTray
 
         self.tray = SyntheticTray(dice, width, height, seed=seed, keep_scene=True)
+        self.seed, self.width, self.height = seed, width, height
+        self.follow = follow
+        self._rolled_for: Any = None  # the ``turn`` the last roll was made for (follow)
+        self._count = 0
         self.n_dice = n_dice
         self.roll_frames, self.settle_frames = roll_frames, settle_frames
         self.hand_every = hand_every
@@ -360,8 +385,26 @@ class SyntheticSource(FrameSource):
     def __repr__(self) -> str:
         return f"SyntheticSource({self.tray.set.name!r})"
 
-    def _new_roll(self) -> None:
-        self._still, self.truth = self.tray.render(self.n_dice)
+    def expect_roll(self, count: int | None, turn: Any, dice: str | None = None) -> None:
+        """What the table expects now (``follow``): ``count`` dice rolled for ``turn`` (None:
+        no roll is due, the dice stay as they lie), of the face set ``dice``. Without
+        ``follow`` the source rolls by itself and this changes nothing."""
+        if not self.follow:
+            return
+        if dice and dice != self.tray.set.name:
+            from .synth import SyntheticTray
+
+            self.tray = SyntheticTray(dice, self.width, self.height, seed=self.seed,
+                                      keep_scene=True)
+            self._still, self.truth = None, []
+        if count is None or turn is self._rolled_for:
+            return
+        self._rolled_for = turn
+        self._count = count
+        self._new_roll(count)
+
+    def _new_roll(self, count: int | None = None) -> None:
+        self._still, self.truth = self.tray.render(count if count is not None else self.n_dice)
         self._roll += 1
         self._phase = 0
         self._hand_x = float(self.rng.uniform(0.3, 0.7))
@@ -384,7 +427,11 @@ class SyntheticSource(FrameSource):
         if self._unplugged > 0:
             self._unplugged -= 1
             raise CameraUnavailable(f"{self}: camera unplugged (simulated)")
-        if self._still is None or self._phase >= self.roll_frames + self.settle_frames:
+        if self.follow:
+            if self._still is None:  # an empty tray until a roll is expected
+                self._still, self.truth = self.tray.render(faces=[])
+                self._phase = self.roll_frames
+        elif self._still is None or self._phase >= self.roll_frames + self.settle_frames:
             self._new_roll()
         assert self._still is not None
         self._phase += 1

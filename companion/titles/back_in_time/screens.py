@@ -520,6 +520,10 @@ def announce(view: dict[str, Any], effects: Sequence[Effect], i: int
         return "lightning", _("10:04 P.M."), [_("last turn: lightning strikes at its end")]
     if kind in ("ready", "lock"):
         return None  # the roll prompt / the roll screen say it
+    if kind in ("undo", "redo"):  # the table's own: "UNDONE: ROLL ..."
+        head, sep, rest = text.partition(": ")
+        return kind, head if sep else (_("UNDONE") if kind == "undo" else _("REDONE")), \
+            [rest or text]
     return kind, kind.upper(), [text]  # an effect this display does not know yet, readable
 
 
@@ -577,7 +581,7 @@ TABLE_SCREENS = frozenset({
     "roll", "roll_prompt", "propose", "result", "knockdown", "tokens", "biff", "part",
     "discard", "opportunity", "trouble", "tile", "item", "limit", "refresh", "shuffle",
     "empty", "setup", "lightning", "win", "lose", "challenge", "add", "reroll", "modify",
-    "cancel",
+    "cancel", "undo", "redo",
 })
 
 

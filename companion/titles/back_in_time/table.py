@@ -96,6 +96,8 @@ class Item:
 
 
 class BackInTimeTable(TitleTable):
+    END_ACTION = {"type": "end"}  # a refused END TURN says the rules' reason
+
     def __init__(self, session):
         super().__init__(session)
         self._path: list[str] = []  # the groups opened, by label, in the decision now open

@@ -451,9 +451,10 @@ def named_screens_for(view: dict[str, Any], effects: Sequence[dict[str, Any]]) -
         elif kind == "setup":
             out += _pages("setup", board(_("NEW GAME"), "", [
                 _("turn up an event for each era, deal the hands")]))
-        elif kind == "undo":
+        elif kind in ("undo", "redo"):
             head, _sep, rest = e["text"].partition(": ")
-            out += _pages("undo", board(head if rest else _("UNDONE"), "", [rest or head]))
+            fallback = _("UNDONE") if kind == "undo" else _("REDONE")
+            out += _pages(kind, board(head if rest else fallback, "", [rest or head]))
         else:  # an effect this display does not know: its words, readable
             out += _pages(kind, board(kind.upper(), "", [e.get("text", "")]))
         i += 1
@@ -483,7 +484,7 @@ TABLE_SCREENS = (
     "turn", "scores", "round", "role", "event", "move", "cost", "play", "placed", "discard",
     "ripple", "marty", "clock", "complete", "instruction", "era_done", "last_round", "empty",
     "shuffle", "steal", "george", "shift", "b_side", "tally", "tally_vp", "final", "win",
-    "setup", "undo",
+    "setup", "undo", "redo",
 )
 
 

@@ -68,6 +68,8 @@ def card_line(state: rules.State, card: str) -> str:
 
 
 class ErasTable(TitleTable):
+    END_ACTION = {"type": "end"}  # a refused END TURN says the rules' reason
+
     def __init__(self, session):
         super().__init__(session)
         self._seen: Any = None  # the state the path below belongs to

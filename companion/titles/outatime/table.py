@@ -40,6 +40,8 @@ LIKELIEST = max(HAND, key=HAND.get)  # the kind a hand holds most of (0.3)
 
 
 class OutatimeTable(TitleTable):
+    END_ACTION = {"type": "end"}  # a refused END TURN says the rules' reason
+
     def __init__(self, session):
         super().__init__(session)
         # a deal being entered: the player, the cards picked (Active, then Next), and the kind

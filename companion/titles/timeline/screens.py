@@ -53,7 +53,7 @@ TABLE_SCREENS = frozenset({
     "turn", "draw", "deal", "play", "window", "memo", "cancel", "flip", "item", "steal",
     "trash", "replay", "put_back", "use", "extra", "draw_instead", "mulligan", "reshuffle",
     "b1", "dud", "clock", "claim", "no_claim", "no_winner", "win", "fizzle", "no_card",
-    "undo", "setup",
+    "undo", "redo", "setup",
 })
 
 # What the light ring does for an effect (companion/link/lightproto.py EFFECTS).
@@ -640,6 +640,8 @@ def named_screens_for(view: dict[str, Any], effects: Sequence[Effect]
             add("fizzle", announce(_("NO EFFECT"), [e["text"]]))
         elif kind == "undo":
             add("undo", announce(_("UNDO"), [e["text"]]))
+        elif kind == "redo":
+            add("redo", announce(_("REDO"), [e["text"]]))
         elif kind == "setup":
             add("setup", announce(_("NEW GAME"), [rules.facts.name]))
         else:  # an effect this display does not know yet: its words, readable

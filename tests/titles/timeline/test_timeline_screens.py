@@ -54,7 +54,7 @@ def test_every_screen_fits_every_panel_and_table_screens_are_big_enough(panel):
 
 def test_every_table_screen_kind_has_a_sample_in_the_catalogue():
     names = {kind(name) for name, _image in screens.catalogue()}
-    shown_only_with_game_data = {"fizzle", "no_card", "undo", "setup", "put_back",
+    shown_only_with_game_data = {"fizzle", "no_card", "undo", "redo", "setup", "put_back",
                                  "draw_instead", "mulligan"}
     missing = screens.TABLE_SCREENS - names - shown_only_with_game_data
     assert not missing
