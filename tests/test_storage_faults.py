@@ -37,8 +37,13 @@ def recorded_game(path: Path) -> int:
     journal = Journal(path)
     session = Session(journal, ["Ana", "Ben"], demo_pack, title="outatime")
     session.press("confirm")
-    while len(journal.actions(session.match.game)) < 3:
+    for _ in range(40):  # the deals, each player's first menu items
+        if session.match.state.phase == "roll":
+            break
         session.press("confirm")
+    session.dice(["flux", "2", "3", "88", "5", "5"])
+    session.press("confirm")  # the roll
+    assert len(journal.actions(session.match.game)) == 3
     game = session.match.game
     journal.close()
     return game
