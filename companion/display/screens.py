@@ -198,6 +198,13 @@ def main_sizes(bigger: int = 2) -> list[int]:
                   reverse=True)
 
 
+def stepped_main_sizes() -> tuple[int, ...]:
+    """``main_sizes()`` in steps of two, biggest first: the rule's main size and every other
+    size up to two pixels of capital taller (24, 22, 20 at 128x64; 35, 33, 31 at 256x64)."""
+    low = rule_sizes()[0]
+    return tuple(s for s in main_sizes() if (s - low) % 2 == 0)
+
+
 def _below_rule(main: int) -> list[int]:
     """Sizes under the rule's, for words that fit nowhere else (the rule is then not kept)."""
     return [s for s in (HUGE, 22, 20, BIG, 16, MEDIUM, 12, SMALL, 9, 8) if s < main]

@@ -24,6 +24,7 @@ import textwrap
 from collections.abc import Callable, Sequence
 from typing import Any
 
+from companion.display.screens import item_text
 from companion.i18n import _
 
 
@@ -92,7 +93,7 @@ def words(prompt: Any, columns: int, rows: int, said: str | None = None,
     told = f"! {refused}" if refused else f"* {said}" if said else ""
     said_lines = textwrap.wrap(told, columns, subsequent_indent="  ") if told else []
     key_lines = textwrap.wrap(keys, columns) if keys else []
-    options = list(prompt.options)
+    options = [item_text(o) for o in prompt.options]  # a card's id and steps apart
     budget = rows - 1
     menu_rows = 1 if options and budget > 0 else 0
     budget -= menu_rows

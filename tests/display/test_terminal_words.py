@@ -110,8 +110,8 @@ def test_live_off_prints_the_prompts_and_the_keys_as_text():
     run_demo(journal, 2, 1985, None, keyboard=True, stream=out, max_steps=5, title="outatime")
     text = out.getvalue()
     assert KEY_HELP in text
-    assert "-> MARTY: 0.2 CARD" in text  # the first menu a person answers
-    assert "   > demo-02-01 " in text and "     demo-02-02 " in text  # its items, one a line
+    assert "-> MARTY: ACTIVE CARD" in text  # the first menu a person answers: the kind
+    assert "   > 0.3" in text and "     0.2" in text  # its items, one a line
     journal.close()
 
 
@@ -150,9 +150,12 @@ def test_live_off_a_person_reads_why_a_key_did_nothing_and_each_new_selection(mo
     run_demo(journal, 2, 1985, None, keyboard=True, stream=out, max_steps=8, title="outatime")
     lines = out.getvalue().splitlines()
     refused = lines.index("  ! END TURN: cannot end the turn now: the Power cards are being dealt")
-    assert lines[refused - 9] == "   > demo-02-02 2-5-4"  # the menu, whole, after the first key
-    assert lines[refused + 1] == "   > demo-02-03 5-5-3"  # NEXT: the item now selected, alone
-    assert lines[refused + 2] == "-> MARTY: 0.3 CARD"  # CONFIRM: the next menu, whole
+    # the menu, whole, after the first key (it starts on 0.3; NEXT went on to 0.4)
+    assert lines[refused - 4:refused] == ["-> MARTY: ACTIVE CARD", "     0.2", "     0.3",
+                                          "   > 0.4"]
+    assert lines[refused + 1] == "   > 0.2"  # NEXT: the item now selected, alone
+    assert lines[refused + 2] == "-> MARTY: ACTIVE 0.2"  # CONFIRM: the next menu, whole
+    assert lines[refused + 3] == "   > demo-02-01  5-4-4"  # a card's id and its steps apart
     journal.close()
 
 

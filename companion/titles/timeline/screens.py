@@ -64,11 +64,7 @@ LIGHT_EFFECTS = {"flip": "ripple", "memo": "stall", "cancel": "stall", "dud": "s
 # --------------------------------------------------------------------------- layout
 
 
-def main_sizes() -> tuple[int, ...]:
-    """The main line's sizes, biggest first: the rule's main size and every other size up to
-    two pixels of capital taller (24, 22, 20 at 128x64; 35, 33, 31 at 256x64)."""
-    low = rule_sizes()[0]
-    return tuple(s for s in shared.main_sizes() if (s - low) % 2 == 0)
+main_sizes = shared.stepped_main_sizes  # 24, 22, 20 at 128x64; 35, 33, 31 at 256x64
 
 
 def text_size() -> int:
