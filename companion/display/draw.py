@@ -159,11 +159,11 @@ def set_font(path: str | None) -> None:
     if path:
         ImageFont.truetype(str(path), SMALL)  # a bad file fails here, not in the middle of a game
     _font_file = str(path) if path else None
-    for cached in (font, cap_top, cap_height):
+    for cached in (font, cap_top, cap_height, line_height):
         cached.cache_clear()
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=256)  # every size a layout may try (FONT_SIZES and more)
 def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     """The font at ``size`` pixels: Pillow's bundled one, or the file given to ``set_font``."""
     if _font_file:
@@ -171,18 +171,19 @@ def font(size: int) -> ImageFont.FreeTypeFont | ImageFont.ImageFont:
     return ImageFont.load_default(size=size)
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=256)
 def cap_top(size: int) -> int:
     """Pixels between the drawing origin and the top of a capital letter."""
     return int(font(size).getbbox("H", mode="1")[1])
 
 
-@lru_cache(maxsize=32)
+@lru_cache(maxsize=256)
 def cap_height(size: int) -> int:
     box = font(size).getbbox("H", mode="1")
     return int(box[3] - box[1])
 
 
+@lru_cache(maxsize=256)
 def line_height(size: int) -> int:
     """Distance from one line's cap top to the next (room for descenders)."""
     box = font(size).getbbox("Hgjy", mode="1")
