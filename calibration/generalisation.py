@@ -12,9 +12,11 @@ given. The reader without a judge (the finder and face networks alone) is scored
         --json generalisation.json
 
 What each score is held out from: the finder and the face network learned from both photo
-shoots (so ``shoot-N`` rows are not held out for them) and from no scene family unless the
-finder was retrained with ``--scenes`` (then the family rows are held out for the judge
-only). Scene frames come from seeds no training or calibration uses.
+shoots (so ``shoot-N`` rows are not held out for them) and from the scenes of the learned
+families (``scenes.LEARNED_FAMILIES``: those rows are held out for the judge only). The
+``held`` unit is the families nothing learned from (``scenes.HELD_FAMILIES``): it is scored
+with the shipped judge, and is held out for every part of the reader. Scene frames come
+from seeds no training or calibration uses.
 """
 
 from __future__ import annotations
@@ -31,11 +33,12 @@ import cv2
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 from companion.vision.reader import DiceReader  # noqa: E402
-from companion.vision.scenes import FAMILIES  # noqa: E402
+from companion.vision.scenes import HELD_FAMILIES, LEARNED_FAMILIES  # noqa: E402
 from companion.vision.targets import pooled, score_domains  # noqa: E402
 
-UNITS = {**{f: [f"render-{f}", f"photo-dice-on-{f}"] for f in FAMILIES},
-         "shoot-1": ["shoot-1", "altered-shoot-1"], "shoot-2": ["shoot-2", "altered-shoot-2"]}
+UNITS = {**{f: [f"render-{f}", f"photo-dice-on-{f}"] for f in LEARNED_FAMILIES},
+         "shoot-1": ["shoot-1", "altered-shoot-1"], "shoot-2": ["shoot-2", "altered-shoot-2"],
+         "held": [f"{kind}-{f}" for f in HELD_FAMILIES for kind in ("render", "photo-dice-on")]}
 KEYS = ("recall", "precision", "die_accuracy", "roll_accuracy", "labelled_dice", "images")
 
 
@@ -54,10 +57,13 @@ def main() -> int:
     with tempfile.TemporaryDirectory() as tmp:
         for unit in args.units.split(","):
             names = UNITS[unit]
-            judge = Path(tmp) / f"judge-{unit}.json"
-            subprocess.run([sys.executable, str(here), "--dev", args.dev, "--cache", args.cache,
-                            "--leave-out", unit, "--out", str(judge)], check=True,
-                           stdout=subprocess.DEVNULL)
+            if unit == "held":  # nothing learned from them: the shipped judge
+                judge = None
+            else:
+                judge = Path(tmp) / f"judge-{unit}.json"
+                subprocess.run([sys.executable, str(here), "--dev", args.dev, "--cache",
+                                args.cache, "--leave-out", unit, "--out", str(judge)],
+                               check=True, stdout=subprocess.DEVNULL)
             row: dict = {}
             for label, reader in (("networks alone", DiceReader("d6", judge=False)),
                                   ("judge, left out", DiceReader("d6", judge=judge))):

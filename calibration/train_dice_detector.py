@@ -35,7 +35,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 from companion.vision.centres import heat_targets  # noqa: E402
 from companion.vision.dataset import tone_curve  # noqa: E402
 from companion.vision.labeled import load_labeled_dir  # noqa: E402
-from companion.vision.scenes import FAMILIES, SceneMaker, photo_dice  # noqa: E402
+from companion.vision.scenes import LEARNED_FAMILIES, SceneMaker, photo_dice  # noqa: E402
 from companion.vision.synth import SyntheticTray  # noqa: E402
 
 STRIDE = 4  # output cell size in input pixels
@@ -283,10 +283,20 @@ def main() -> int:
     ap.add_argument("--scenes", type=float, default=0.4,
                     help="share of training samples that are domain-randomised tables "
                          "(companion.vision.scenes), taken from the renders' and photos' shares")
-    ap.add_argument("--families", default=",".join(FAMILIES),
-                    help="table families the scenes draw from (leave one out to score on it)")
+    ap.add_argument("--families", default=",".join(LEARNED_FAMILIES),
+                    help="table families the scenes draw from (default: all but "
+                         "scenes.HELD_FAMILIES, kept as the unseen-table test)")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
+    ap.add_argument("--checkpoint-every", type=int, default=500,
+                    help="every so many steps, write the network so far beside --out "
+                         "(NAME.stepN.onnx, usable as it is) and the training state "
+                         "(NAME.state.pt, for --resume); 0: never")
+    ap.add_argument("--resume", help="a NAME.state.pt written by --checkpoint-every: go on "
+                                     "from its step (same options)")
+    ap.add_argument("--init", help="a NAME.state.pt: start from its weights with a new "
+                                   "schedule of --steps (fine-tuning, e.g. with --lr 5e-4)")
+    ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
     args = ap.parse_args()
 
     import torch
@@ -303,12 +313,26 @@ def main() -> int:
     maker = SceneMaker(seed=args.seed + 17, families=families, photo=bank)
     print(f"scenes of {', '.join(families)}, {len(bank)} photo dice", flush=True)
     model = build_model()
-    opt = torch.optim.AdamW(model.parameters(), lr=3e-3, weight_decay=1e-4)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=3e-3, total_steps=args.steps,
+    if args.init:
+        model.load_state_dict(torch.load(args.init, weights_only=False)["model"])
+    opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=args.steps,
                                                 pct_start=0.1)
     t0 = time.time()
+    first = 0
+    if args.resume:
+        state = torch.load(args.resume, weights_only=False)
+        model.load_state_dict(state["model"])
+        opt.load_state_dict(state["opt"])
+        sched.load_state_dict(state["sched"])
+        rng.bit_generator.state = state["rng"]
+        maker.rng.bit_generator.state = state["maker_rng"]
+        torch.set_rng_state(state["torch_rng"])
+        first = state["step"] + 1
+        print(f"resumed after step {state['step']}", flush=True)
+    dest = Path(args.out)
     model.train()
-    for step in range(args.steps):
+    for step in range(first, args.steps):
         crops, tg = [], []
         for _ in range(args.batch):
             roll = rng.random()
@@ -343,16 +367,34 @@ def main() -> int:
         if step % 100 == 0 or step == args.steps - 1:
             print(f"step {step} heat {loss_heat.item():.3f} reg {loss_reg.item():.3f} "
                   f"{time.time() - t0:.0f}s", flush=True)
+        if args.checkpoint_every and (step + 1) % args.checkpoint_every == 0 \
+                and step + 1 < args.steps:
+            stem = dest.with_suffix("")
+            export(model, stem.with_name(f"{stem.name}.step{step + 1}.onnx"))
+            torch.save({"model": model.state_dict(), "opt": opt.state_dict(),
+                        "sched": sched.state_dict(), "rng": rng.bit_generator.state,
+                        "maker_rng": maker.rng.bit_generator.state,
+                        "torch_rng": torch.get_rng_state(), "step": step},
+                       stem.with_name(f"{stem.name}.state.pt"))
+            model.train()
+    export(model, dest)
+    print(f"wrote {dest} ({dest.stat().st_size // 1024} KB) in {time.time() - t0:.0f} s")
+    return 0
+
+
+def export(model, out: Path) -> None:
+    """The network as the reader loads it (``cv2.dnn``): maps and features, any input size.
+    Leaves the model in eval mode."""
+    import torch
+
     model.eval()
     model.with_features = True
-    out = Path(args.out)
     out.parent.mkdir(parents=True, exist_ok=True)
     torch.onnx.export(model, torch.zeros(1, 3, 320, 320), str(out), input_names=["image"],
                       output_names=["maps", "features"], opset_version=17, dynamo=False,
                       dynamic_axes={"image": {2: "h", 3: "w"}, "maps": {2: "h", 3: "w"},
                                     "features": {2: "h", 3: "w"}})
-    print(f"wrote {out} ({out.stat().st_size // 1024} KB) in {time.time() - t0:.0f} s")
-    return 0
+    model.with_features = False
 
 
 if __name__ == "__main__":

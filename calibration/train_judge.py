@@ -5,7 +5,7 @@ fooled by wood grain, print and art. The judge learns, from what both networks m
 every place the finder proposes, which of them are dice:
 
 1. **Mine.** The reader's finder runs, at its own threshold, over domain-randomised tables
-   (``companion.vision.scenes``: wood, cloth, felt, paper, cards, boards, with real dice cut
+   (``companion.vision.scenes``: wood, cloth, felt and paper, with real dice cut
    from the labelled photos and rendered dice of every colour, clutter, hands, shadows,
    light, tilted cameras) and over the labelled photos. Every proposal matched to a die is a
    positive; every other one (knots, print, dots on a board, coins) a hard negative.
@@ -20,7 +20,9 @@ Reproducible from seeds; a few minutes on one core:
     python calibration/train_judge.py --dev ../shared/data/dice-photos/d6-tray-dev \\
         --out companion/vision/models/d6_judge.json --plot docs/vision-reliability.png
 
-``--leave-out NAME`` (a table family, or ``shoot-1`` / ``shoot-2``) fits without that
+Cards and boards (``scenes.HELD_FAMILIES``) are never mined: no part of the reader learns
+from them, so their scenes test it on tables it never saw.
+``--leave-out NAME`` (a learned table family, or ``shoot-1`` / ``shoot-2``) fits without that
 domain, for the leave-one-domain-out protocol (``calibration/generalisation.py``). The
 mined candidates are cached (``--cache``), so fits that leave out other domains reuse them.
 The judge is tied to the finder and face networks it was mined with (fingerprints):
@@ -61,7 +63,7 @@ from companion.vision.labeled import (  # noqa: E402
 )
 from companion.vision.reader import DiceReader  # noqa: E402
 from companion.vision.scenes import (  # noqa: E402
-    FAMILIES,
+    LEARNED_FAMILIES,
     SceneMaker,
     photo_dice,
     scene_item,
@@ -132,12 +134,14 @@ def build_cache(args, reader: DiceReader, faces: list[str]) -> dict:
     # fit can leave out a family or a shoot.
     for shoot, its in bank_items.items() or {"": []}.items():
         bank = photo_dice(its) if its else []
-        for family, image, item in scenes(FAMILIES, args.scenes // max(len(bank_items), 1),
+        for family, image, item in scenes(LEARNED_FAMILIES,
+                                          args.scenes // max(len(bank_items), 1),
                                           args.seed + 1000 * len(shoot), bank):
             mine(reader, [(image, item)], f"{family}|{shoot}", faces, train)
         print(f"mined training scenes with {shoot or 'rendered'} dice "
               f"({time.time() - t0:.0f} s)", flush=True)
-        for family, image, item in scenes(FAMILIES, args.calibration // max(len(bank_items), 1),
+        for family, image, item in scenes(LEARNED_FAMILIES,
+                                          args.calibration // max(len(bank_items), 1),
                                           CALIBRATION_SEEDS + 1000 * len(shoot), bank):
             mine(reader, [(image, item)], f"{family}|{shoot}", faces, calib)
         print(f"mined calibration scenes ({time.time() - t0:.0f} s)", flush=True)
@@ -286,8 +290,8 @@ def main() -> int:
     ap.add_argument("--report", help="write the calibration report (JSON) here")
     ap.add_argument("--seed", type=int, default=0)
     args = ap.parse_args()
-    if args.leave_out and args.leave_out not in (*FAMILIES, "shoot-1", "shoot-2"):
-        ap.error(f"--leave-out: one of {', '.join(FAMILIES)}, shoot-1, shoot-2")
+    if args.leave_out and args.leave_out not in (*LEARNED_FAMILIES, "shoot-1", "shoot-2"):
+        ap.error(f"--leave-out: one of {', '.join(LEARNED_FAMILIES)}, shoot-1, shoot-2")
     cv2.setNumThreads(1)
     reader = DiceReader(args.dice)
     faces = list(reader.set.faces)

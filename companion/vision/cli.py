@@ -254,7 +254,7 @@ def cmd_bench_domains(args: argparse.Namespace) -> int:
         print(json.dumps({"domains": {n: {k: v for k, v in s.items() if k != "confusion"}
                                       for n, s in out.items()}, "unseen": p}))
     elif p:
-        print(f"{'unseen (all but shoot-N)':26s} dice {p['dice']:5d}  precision "
+        print(f"{'unseen (held families)':26s} dice {p['dice']:5d}  precision "
               f"{p['precision']:.3f}  per die {p['die']:.4f}  per roll {p['roll']:.3f}")
     return 0
 

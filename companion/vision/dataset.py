@@ -6,8 +6,9 @@ from the same photos and renders.
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Iterator
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -15,6 +16,9 @@ import numpy as np
 from .centres import locate_dice
 from .crops import die_crop
 from .labeled import Box, LabeledImage, match_blobs  # noqa: F401 - match_blobs kept here too
+
+if TYPE_CHECKING:
+    from .detect import Blob
 
 CROP = 32  # classifier input side in pixels
 MARGIN = 1.15  # crop side as a multiple of the die side: the whole top face plus a rim
@@ -300,6 +304,83 @@ def synthetic_crops(set_name: str, n_frames: int, seed: int = 0, copies: int = 1
             reach = [(d.x, d.y, d.side * (1.2 + 2 * sides)) for d in dice]
             for crop in speckled_table(image, reach, table_pieces, rng):
                 yield crop, NONE
+
+
+def scene_crops(n_frames: int, seed: int = 0, photo: Sequence = (),
+                families: Sequence[str] | None = None, copies: int = 2, negatives: int = 6,
+                table_pieces: int = 2, harsh: float = 2 / 3, width: int = 640,
+                height: int = 480) -> Iterator[tuple[np.ndarray, str]]:
+    """Yield (crop, face) from domain-randomised d6 tables (``scenes.SceneMaker``: wood,
+    cloth, felt, paper, cards, boards; ``families`` of them), cut where the reader's finder
+    finds each die, as at reading time (where it misses one, from the truth).
+
+    ``photo`` is a bank of real dice (``scenes.photo_dice``) laid on the tables beside
+    rendered dice of every colour; ``copies`` crops per die (the first as the finder cut
+    it, the others a little off or a poor fit); ``negatives`` the finder's places of no
+    die per frame taught as ``"none"`` (the surest first: grain, print and art it takes for
+    a die); ``table_pieces`` pieces of empty table per frame, most with specks. A share
+    ``harsh`` of the frames come from the generator's whole range of light and camera, the
+    rest look like ordinary photos of a game night. Seeds stay under ``scenes.HELD_SEEDS``,
+    which scoring keeps for itself."""
+    from .scenes import FAMILIES, HELD_SEEDS, SceneMaker
+
+    if seed + 200 >= HELD_SEEDS:
+        raise ValueError(f"scene seeds from {HELD_SEEDS} up are kept for scoring")
+    families = tuple(families or FAMILIES)
+    makers = [SceneMaker(seed=seed + 100 * k, families=families, photo=photo,
+                         photo_share=0.5, d6_only=True, harsh=k == 0) for k in (0, 1)]
+    rng = np.random.default_rng(seed + 7)
+    for _ in range(n_frames):
+        maker = makers[int(rng.random() >= harsh)]
+        scene = maker.render(width, height, n_dice=int(maker.rng.integers(0, 10)))
+        image = scene.image
+        found = _finder_blobs(image)
+        blobs = [b for b, _ in found]
+        boxes = [Box(d.x, d.y, d.side * 1.15, d.side * 1.15, d.face) for d in scene.dice]
+        ignore = [Box((x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0)
+                  for x0, y0, x1, y1 in scene.ignore]
+        matched, extra = match_blobs(blobs, boxes)
+        by_box = {k: blobs[i] for i, k in matched.items()}
+        for k, d in enumerate(scene.dice):
+            if d.face is None:
+                continue
+            b = by_box.get(k)
+            cx, cy, side, ang = (b.cx, b.cy, min(b.w, b.h), b.angle) if b else (
+                d.x, d.y, d.side, float(rng.uniform(0, 360)))
+            for c in range(copies):
+                if c == 0:
+                    yield jittered_crop(image, cx, cy, side, ang, rng, jitter=False), d.face
+                elif c % 2 == 1:
+                    yield _fit_jittered(image, cx, cy, side, ang, rng), d.face
+                else:
+                    yield jittered_crop(image, cx, cy, side, ang, rng, jitter=True), d.face
+        # A second centre on a die (a large die found twice) is not "not a die".
+        wrong = [found[i] for i in extra
+                 if not any(g.contains(blobs[i].cx, blobs[i].cy, 0.1) for g in ignore)
+                 and not any(g.contains(blobs[i].cx, blobs[i].cy) for g in boxes)]
+        wrong.sort(key=lambda bh: -bh[1])
+        for b, _ in wrong[:negatives]:
+            yield jittered_crop(image, b.cx, b.cy, min(b.w, b.h), b.angle, rng,
+                                jitter=False), NONE
+        if table_pieces and scene.dice:
+            reach = [(d.x, d.y, d.side * 1.3) for d in scene.dice]
+            avoid = [((x0 + x1) / 2, (y0 + y1) / 2, max(x1 - x0, y1 - y0))
+                     for x0, y0, x1, y1 in scene.ignore]
+            for crop in speckled_table(image, reach, table_pieces, rng, avoid=avoid):
+                yield crop, NONE
+
+
+def _finder_blobs(image: np.ndarray) -> list[tuple[Blob, float]]:
+    """The reader's dice in ``image`` as ``locate_dice`` fits them, each with the finder's
+    heat (how sure it was that a die lies there)."""
+    from . import centres
+
+    if not centres.MODEL.exists():
+        return [(b, 0.0) for b in locate_dice(image)]
+    if centres._default is None:
+        centres._default = centres.CentreFinder()
+    det = centres._default.find(image)
+    return [(centres.fit_blob(image, b, det.die_side)[0], b.heat) for b in det.blobs]
 
 
 def save_npz(path: Path, pairs: Iterable[tuple[np.ndarray, str]], classes: list[str]) -> int:

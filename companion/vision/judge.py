@@ -91,32 +91,52 @@ class FaceNet:
         return f, f @ self.w + self.b
 
 
+_N = CROP
+_R = np.maximum(*np.abs(np.mgrid[0:_N, 0:_N] - (_N - 1) / 2)) / (_N / CONTEXT)
+_INSIDE = np.flatnonzero(_R.ravel() < 0.35)
+_RING = np.flatnonzero(_R.ravel() > 0.75)
+_BORDER = np.flatnonzero(((_R > 0.4) & (_R < 0.65)).ravel())
+
+
 def context_features(view: np.ndarray, blob: Blob, side: float) -> np.ndarray:
     """How a candidate stands out from the table around it: the colour distance between
     its middle and a ring of table around it, how busy the ring and the middle are (wood
     grain and print are busy everywhere; a die is busy inside only), and how strong its
     outline is against the inside."""
-    win = die_crop(view, blob.cx, blob.cy, side * CONTEXT, blob.angle, CROP)
-    lab = cv2.cvtColor(win, cv2.COLOR_BGR2Lab).astype(np.float32)
-    n = CROP
-    yy, xx = np.mgrid[0:n, 0:n]
-    r = np.maximum(np.abs(xx - (n - 1) / 2), np.abs(yy - (n - 1) / 2)) / (n / CONTEXT)
-    inside = r < 0.35
-    ring = r > 0.75
-    mid = np.median(lab[inside], axis=0)
-    out = np.median(lab[ring], axis=0)
-    stand = float(np.sqrt(0.5 * (mid[0] - out[0]) ** 2 + (mid[1] - out[1]) ** 2
-                          + (mid[2] - out[2]) ** 2))
-    g = cv2.cvtColor(win, cv2.COLOR_BGR2GRAY).astype(np.float32)
-    gx = cv2.Sobel(g, cv2.CV_32F, 1, 0, ksize=3)
-    gy = cv2.Sobel(g, cv2.CV_32F, 0, 1, ksize=3)
-    mag = np.sqrt(gx * gx + gy * gy)
-    border = (r > 0.4) & (r < 0.65)
-    ring_busy = float(np.mean(mag[ring]))
-    inside_busy = float(np.mean(mag[inside]))
-    edges = float(np.mean(mag[border]))
-    return np.array([np.log1p(stand), np.log1p(ring_busy), np.log1p(inside_busy),
-                     np.log1p(edges) - np.log1p(ring_busy)], np.float32)
+    return context_batch(view, [blob], side)[0]
+
+
+def context_batch(view: np.ndarray, blobs: list[Blob], side: float) -> np.ndarray:
+    """``context_features`` of many candidates at once (one row each): the windows are
+    cut one by one and measured together."""
+    if not blobs:
+        return np.zeros((0, 4), np.float32)
+    wins = np.stack([die_crop(view, b.cx, b.cy, side * CONTEXT, b.angle, CROP)
+                     for b in blobs])
+    n = len(blobs)
+    lab = cv2.cvtColor(wins.reshape(n * _N, _N, 3), cv2.COLOR_BGR2Lab).reshape(n, _N * _N, 3)
+    mid = np.median(lab[:, _INSIDE].astype(np.float32), axis=1)
+    out = np.median(lab[:, _RING].astype(np.float32), axis=1)
+    d = mid - out
+    stand = np.sqrt(0.5 * d[:, 0] ** 2 + d[:, 1] ** 2 + d[:, 2] ** 2)
+    g = cv2.cvtColor(wins.reshape(n * _N, _N, 3), cv2.COLOR_BGR2GRAY).reshape(n, _N, _N)
+    mag = _sobel_magnitude(g.astype(np.float32)).reshape(n, -1)
+    ring_busy = mag[:, _RING].mean(axis=1)
+    inside_busy = mag[:, _INSIDE].mean(axis=1)
+    edges = mag[:, _BORDER].mean(axis=1)
+    return np.column_stack([np.log1p(stand), np.log1p(ring_busy), np.log1p(inside_busy),
+                            np.log1p(edges) - np.log1p(ring_busy)]).astype(np.float32)
+
+
+def _sobel_magnitude(g: np.ndarray) -> np.ndarray:
+    """Gradient magnitude of each image of a stack (``n x h x w``): 3 x 3 Sobel with the
+    edges reflected, as ``cv2.Sobel`` does on each image alone."""
+    p = np.pad(g, ((0, 0), (1, 1), (1, 1)), mode="reflect")
+    dx = p[:, :, 2:] - p[:, :, :-2]
+    gx = dx[:, :-2] + 2 * dx[:, 1:-1] + dx[:, 2:]
+    dy = p[:, 2:] - p[:, :-2]
+    gy = dy[:, :, :-2] + 2 * dy[:, :, 1:-1] + dy[:, :, 2:]
+    return np.sqrt(gx * gx + gy * gy)
 
 
 @dataclass
@@ -295,5 +315,6 @@ def expected_calibration_error(conf: np.ndarray, right: np.ndarray, bins: int = 
     return float(sum(c * abs(m - r) for m, r, c in rel) / max(n, 1))
 
 
-__all__ = ["EXTRA", "FaceNet", "Judge", "context_features", "expected_calibration_error",
-           "fit_layers", "fit_platt", "fit_temperature", "judge_inputs", "reliability"]
+__all__ = ["EXTRA", "FaceNet", "Judge", "context_batch", "context_features",
+           "expected_calibration_error", "fit_layers", "fit_platt", "fit_temperature",
+           "judge_inputs", "reliability"]

@@ -23,7 +23,7 @@ from .dataset import CROP, MARGIN
 from .defaults import default_profile
 from .detect import Blob, find_dice
 from .faces import FACE_SETS, face_set
-from .judge import FaceNet, Judge, context_features, judge_inputs
+from .judge import FaceNet, Judge, context_batch, judge_inputs
 from .profile import DiceProfile
 from .tray import TrayView
 from .types import UNKNOWN, Die
@@ -207,7 +207,7 @@ class DiceReader:
             feats, logits, features_at(self.finder, blobs) if blobs else
             np.zeros((0, 24), np.float32),
             np.array([b.heat for b in blobs]), np.array([b.side / side for b in blobs]),
-            np.array([context_features(view, b, side) for b in blobs]).reshape(-1, 4),
+            context_batch(view, blobs, side),
             np.array([ok for _, ok in refined]), self.facenet.classes)
         p_die = np.zeros(len(blobs))
         p_faces = np.zeros((len(blobs), len(self.set.faces)))

@@ -40,16 +40,24 @@ def _score(blobs, truth) -> tuple[int, int, list[float]]:
 @pytest.mark.parametrize("dice", list(FACE_SETS))
 def test_finds_rendered_dice_of_every_set(dice: str) -> None:
     finder = CentreFinder()
+    reader = DiceReader(dice)
     tray = SyntheticTray(dice, seed=501)
-    found = extra = total = 0
+    found = extra = sure_extra = total = miscounted = 0
     ratios: list[float] = []
     for _ in range(12):
         image, truth = tray.render()
-        f, e, r = _score(finder.find(image).blobs, truth)
+        blobs = finder.find(image).blobs
+        f, e, r = _score(blobs, truth)
         found, extra, total = found + f, extra + e, total + len(truth)
+        sure_extra += _score([b for b in blobs if b.heat >= 0.5], truth)[1]
+        miscounted += len(reader.read(image)) != len(truth)
         ratios += r
     assert found / total >= 0.97, (found, total)
-    assert extra <= 0.03 * total, extra
+    # The finder proposes; the faces and the judge decide. A place it is fairly sure of is
+    # rarely not a die, and the few weak places (heat 0.3-0.5: a token, a shadow) are
+    # turned down: the reader counts the dice of every frame right.
+    assert sure_extra <= 0.03 * total and extra <= 0.08 * total, (sure_extra, extra)
+    assert miscounted == 0
     # Sizes are rough (the axis-aligned box of a turned die), never wildly off.
     assert 0.8 <= min(ratios) and max(ratios) <= 1.9, (min(ratios), max(ratios))
 
@@ -85,7 +93,9 @@ def test_large_dice_are_found_at_a_coarser_scale() -> None:
 
 def test_an_empty_table_has_no_dice() -> None:
     image, _ = SyntheticTray("d6", seed=505).render(n_dice=0)
-    assert CentreFinder().find(image).blobs == ()
+    # At most a weak place for the faces to turn down, and no die read.
+    assert all(b.heat < 0.5 for b in CentreFinder().find(image).blobs)
+    assert DiceReader("d6").read(image) == []
 
 
 def test_a_hand_is_an_obstruction_and_a_few_dice_are_not() -> None:
