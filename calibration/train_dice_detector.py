@@ -7,7 +7,12 @@ falls. Reading needs only OpenCV (``cv2.dnn``); training needs torch:
     pip install torch==2.13.0 onnx      # training only
     python calibration/train_dice_detector.py \
         --dev ../shared/data/dice-photos/d6-tray-dev --train all --threads 1 \
-        --out companion/vision/models/dice_centres.onnx
+        --out finder.onnx
+    # then nearer the photos, from the last checkpoint (step 6,500: finder.state.pt)
+    python calibration/train_dice_detector.py \
+        --dev ../shared/data/dice-photos/d6-tray-dev --train all --threads 1 \
+        --init finder.state.pt --lr 5e-4 --steps 1500 --scenes 0.2 --seed 5 \
+        --checkpoint-every 0 --out companion/vision/models/dice_centres.onnx
 
 Reproducible from public inputs: the YOLO-labelled photo folder (split by the date in the
 file names, IMG_YYYYMMDD_*, so ``--train A`` learns from the first day and is scored on the

@@ -7,7 +7,7 @@ name (IMG_YYYYMMDD_*), so a model can be trained on one day and scored on the ot
     pip install torch==2.13.0 onnx      # training only; reading needs just OpenCV
     python calibration/train_face_model.py --dice d6 \
         --dev ../shared/data/dice-photos/d6-tray-dev --train all --threads 1 \
-        --arch separable --epochs 18 --out companion/vision/models/d6_faces.onnx
+        --epochs 18 --cache d6-crops.npz --out companion/vision/models/d6_faces.onnx
     python calibration/train_face_model.py --dice outatime --threads 1 \
         --out companion/vision/models/outatime_faces.onnx
     python calibration/train_face_model.py --dice back_in_time --threads 1 \
@@ -29,8 +29,10 @@ cloth, felt and paper, never the held families cards and boards): real dice of t
 and rendered dice, cut where the shipped finder finds them, and the places the finder
 proposes where no die lies (grain, print, art: its surest mistakes first) as "none".
 
-The networks are small (plain: about 160k weights; separable, the shipped d6 network: about
-38k) and run through cv2.dnn at reading time.
+The networks are small (plain, the shipped ones: about 160k weights; --arch separable: about
+38k, a third of the time per crop, but it read fewer dice right) and run through cv2.dnn at
+reading time. d6 profiles read the features of the network trained with --scenes 0 --epochs
+30 (models/d6_pips.features.onnx, cut by export_features.py and renamed).
 """
 
 from __future__ import annotations

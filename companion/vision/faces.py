@@ -44,7 +44,7 @@ class FaceSet:
     die_faces: dict[str, tuple[str, ...]] = field(default_factory=dict)
     draw: Callable[[np.ndarray, str, Colour, str], None] | None = None
     styles: tuple[str, ...] = ("pips",)
-    features: str = "d6_faces"
+    features: str = "d6_pips"
     head_turns: dict[str, list[int]] = field(default_factory=dict)
 
     def faces_of(self, colour: str | None) -> tuple[str, ...]:
@@ -61,7 +61,7 @@ def _draw_d6(img: np.ndarray, face: str, ink: Colour, style: str = "pips") -> No
 # (rendered symbol dice), which tells a logo on the six from a single pip; one turn of those
 # features is enough there, and cheaper (see docs/vision.md).
 D6 = FaceSet("d6", ("1", "2", "3", "4", "5", "6"), draw=_draw_d6,
-             features="d6_faces+outatime_faces", head_turns={"outatime_faces": [0]})
+             features="d6_pips+outatime_faces", head_turns={"outatime_faces": [0]})
 OWN_SETS = {"d6": D6}
 
 

@@ -17,7 +17,7 @@ Format (version 2; version 1 files, without "head", are still read)::
       "unknown_below": 0.5,               # optional: confidence under which a face is "?"
       "source": "how it was made",
       "head": {                           # optional: the learned classifier
-        "features": "d6_faces+outatime_faces",  # networks whose features it reads
+        "features": "d6_pips+outatime_faces",  # networks whose features it reads
         "turns": {"outatime_faces": [0]}, # optional: quarter turns a network averages
                                           # (others: 0 and 2)
         "classes": ["flux", ..., "none"], # "none": not a die

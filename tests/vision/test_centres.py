@@ -155,7 +155,7 @@ def test_learned_profile_has_a_head_and_the_reader_uses_it(tmp_path: Path) -> No
     profile = learn_profile(folder)
     assert profile.head is not None
     assert profile.head["classes"][-1] == "none"
-    assert profile.head["features"] == "d6_faces+outatime_faces"
+    assert profile.head["features"] == "d6_pips+outatime_faces"
     profile.save(tmp_path / "o.json")
     saved = json.loads((tmp_path / "o.json").read_text())
     assert saved["version"] == 2 and "head" in saved
@@ -180,12 +180,12 @@ def test_version_1_profiles_still_read_with_templates(tmp_path: Path) -> None:
     (lambda h: h.update(bias="x"), "head.bias should be 2 numbers"),
     (lambda h: h.update(features=3), "head.features should name a face network"),
     (lambda h: h["mean"].__setitem__(0, "nan"), "head.mean should be a list of numbers"),
-    (lambda h: h.update(turns={"d6_faces": [4]}), "head.turns should map network names"),
+    (lambda h: h.update(turns={"d6_pips": [4]}), "head.turns should map network names"),
     (lambda h: h.update(turns=[0]), "head.turns should map network names"),
 ])
 def test_a_damaged_head_is_refused_clearly(tmp_path: Path, change, message) -> None:
     data = default_profile("d6").to_json()
-    head = {"features": "d6_faces", "classes": ["1", "none"], "mean": [0.0, 0.0, 0.0],
+    head = {"features": "d6_pips", "classes": ["1", "none"], "mean": [0.0, 0.0, 0.0],
             "scale": [1.0, 1.0, 1.0], "weights": [[0.0] * 3, [0.0] * 3], "bias": [0.0, 0.0]}
     change(head)
     data["head"] = head

@@ -43,5 +43,5 @@ FACE_SET = FaceSet(
     colours=dict(COLOURS),
     die_faces={c: (c, c, c, "wild", "wild", "biff") for c in COLOURS},
     draw=draw,
-    features="d6_faces+back_in_time_faces",
+    features="d6_pips+back_in_time_faces",
 )

@@ -28,4 +28,4 @@ def draw(img: np.ndarray, face: str, ink: Colour, style: str = "pips") -> None:
 # The network taught on these renders knows numerals and emblems; a profile reads its
 # features beside the pip network's.
 FACE_SET = FaceSet("outatime", FACES, draw=draw, styles=("pips", "numerals"),
-                   features="d6_faces+outatime_faces")
+                   features="d6_pips+outatime_faces")
