@@ -232,18 +232,14 @@ def measure(dev: str | Path, frames: int = 30, report: Callable[[str], None] = p
     q = pooled(told, names)
     numbers.update(unseen_die_expect=q["die"], unseen_roll_expect=q["roll"])
     report(f"  with the count given: per die {q['die']:.4f}, per roll {q['roll']:.3f}")
-    k, kq = pooled(plain, known), pooled(told, known)
-    numbers.update(learned_precision=k["precision"], learned_die=k["die"],
-                   learned_die_expect=kq["die"], learned_dice=k["dice"])
-    report(f"tables of the families learned, other seeds ({k['dice']} dice): precision "
-           f"{k['precision']:.4f}, per die {k['die']:.4f}; with the count given "
-           f"{kq['die']:.4f}")
-    a, aq = pooled(plain, other), pooled(told, other)
-    numbers.update(altered_precision=a["precision"], altered_die=a["die"],
-                   altered_die_expect=aq["die"], altered_dice=a["dice"])
-    report(f"the dev photos as another room and camera take them ({a['dice']} dice): "
-           f"precision {a['precision']:.4f}, per die {a['die']:.4f}; with the count given "
-           f"{aq['die']:.4f}")
+    for key, label, group in (
+            ("learned", "tables of the families learned, other seeds", known),
+            ("altered", "the dev photos as another room and camera take them", other)):
+        g, gq = pooled(plain, group), pooled(told, group)
+        numbers.update({f"{key}_precision": g["precision"], f"{key}_die": g["die"],
+                        f"{key}_die_expect": gq["die"], f"{key}_dice": g["dice"]})
+        report(f"{label} ({g['dice']} dice): precision {g['precision']:.4f}, per die "
+               f"{g['die']:.4f}; with the count given {gq['die']:.4f}")
     sym = symbols_profile_score()
     numbers.update(symbols_die=sym["die_accuracy"], symbols_roll=sym["roll_accuracy"])
     report(f"profile of 14 photos, unfamiliar symbols: per die {sym['die_accuracy']:.4f} "
