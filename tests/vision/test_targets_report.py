@@ -1,0 +1,42 @@
+"""`companion bench vision-targets`: which domains each line pools, and MET / NOT per target."""
+
+from __future__ import annotations
+
+import companion.vision.targets as targets
+
+
+def test_the_targets_pool_the_held_families_apart_and_say_which_are_met(monkeypatch) -> None:
+    seen: dict[str, dict] = {
+        "shoot-1": {"labelled_dice": 100, "die_accuracy": 1.0},
+        "altered-shoot-1": {"labelled_dice": 100, "die_accuracy": 0.9},
+        "render-board": {"labelled_dice": 10, "die_accuracy": 0.5},
+        "photo-dice-on-cards": {"labelled_dice": 30, "die_accuracy": 0.9},
+        "render-wood": {"labelled_dice": 20, "die_accuracy": 0.95},
+        "stress-board": {"labelled_dice": 50, "die_accuracy": 0.1}}
+    scored: list[list[str]] = []
+
+    def score(reader, dev, frames, seed=0, expect=False, names=None, progress=None):
+        scored.append(list(names))
+        return {n: {**seen[n], "recall": 1.0, "precision": 1.0, "roll_accuracy": 1.0,
+                    "images": 1} for n in names}
+
+    monkeypatch.setattr(targets, "domains", lambda dev, frames, seed=0: dict.fromkeys(seen))
+    monkeypatch.setattr(targets, "score_domains", score)
+    monkeypatch.setattr(targets, "DiceReader", lambda *a, **k: None)
+    monkeypatch.setattr(targets, "symbols_profile_score",
+                        lambda: {"die_accuracy": 1.0, "roll_accuracy": 1.0, "labelled_dice": 9})
+    monkeypatch.setattr(targets, "dev_score",
+                        lambda dev: {"die_accuracy": 0.99, "roll_accuracy": 0.9})
+    monkeypatch.setattr(targets, "speed", lambda dev: {
+        "images": 1, "side": 640, "reader_ms": 9.0, "reader_p90": 12.0, "reader_cpu_ms": 9.0,
+        "classic_ms": 20.0, "classic_cpu_ms": 20.0, "pi5_ms_estimate": 22.5})
+    lines: list[str] = []
+    numbers = targets.measure("dev", 2, report=lines.append)
+    # unseen = the held families only: (10 * 0.5 + 30 * 0.9) / 40
+    assert numbers["unseen_die"] == 0.8 and numbers["unseen_dice"] == 40
+    assert numbers["learned_die"] == 0.95 and numbers["altered_die"] == 0.9
+    assert "stress-board" not in scored[0] and "shoot-1" not in scored[0]
+    assert "MET  profile of 14 photos, unfamiliar symbols, per die: 1.0000 (target 0.995)" \
+        in lines
+    assert "NOT  dev photos, per die: 0.9900 (target 0.995)" in lines
+    assert lines[-1].startswith("MET  speed: 9.0 ms")
