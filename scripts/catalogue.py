@@ -57,8 +57,15 @@ def _po_bytes(catalog: Catalog) -> bytes:
 
 
 def _mo_bytes(catalog: Catalog) -> bytes:
-    out = io.BytesIO()
-    write_mo(out, catalog)
+    # The header names the Babel that wrote it, which differs between machines: name none.
+    import babel.messages.catalog as babel_catalog
+
+    version, babel_catalog.VERSION = babel_catalog.VERSION, "(any)"
+    try:
+        out = io.BytesIO()
+        write_mo(out, catalog)
+    finally:
+        babel_catalog.VERSION = version
     return out.getvalue()
 
 

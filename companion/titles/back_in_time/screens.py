@@ -344,7 +344,8 @@ def _tile_words(view: dict[str, Any], player: str, tile: str) -> str:
     if found.get("die"):
         bits.append(word(found["die"]).lower())
     if found.get("modifier"):
-        bits.append(_(MODIFIER_WORDS[found["modifier"]]).lower())
+        modifier = MODIFIER_WORDS[found["modifier"]]
+        bits.append(_(modifier).lower())
     return f"{tile}: {', '.join(bits)}" if bits else tile
 
 

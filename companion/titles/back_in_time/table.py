@@ -334,7 +334,8 @@ class BackInTimeTable(TitleTable):
         if t["die"]:
             bits.append(word(t["die"]).lower())
         if t["modifier"]:
-            bits.append(_(MODIFIER_WORDS[t["modifier"]]).lower())
+            modifier = MODIFIER_WORDS[t["modifier"]]
+            bits.append(_(modifier).lower())
         return " ".join(bits)
 
     # --- the turn: moves, escorts, challenges, powers, items

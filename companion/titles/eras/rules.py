@@ -1107,7 +1107,8 @@ def _do_reveal(state: State, action: Action, effects: list[Effect]) -> None:
         era=era, event=event_name(state, event), role=role_name(e["role"])
     )
     if state.options["advanced"]:
-        text += " - " + _(EFFECTS[e["effect"]][1])
+        effect = EFFECTS[e["effect"]][1]
+        text += " - " + _(effect)
     _effect(effects, "event", text, era=era, event=event, role=e["role"], name=e.get("name"),
             effect=e.get("effect") if state.options["advanced"] else None)
 

@@ -356,7 +356,8 @@ def named_screens_for(view: dict[str, Any], effects: Sequence[dict[str, Any]]) -
         elif kind == "event":
             below = [_("needs {role}").format(role=rules.role_name(e["role"]))]
             if e.get("effect"):
-                below.append(_(rules.EFFECTS[e["effect"]][1]))
+                effect = rules.EFFECTS[e["effect"]][1]
+                below.append(_(effect))
             out += _pages("event", board(_event_words(e), _("NEW {era} EVENT").format(
                 era=e["era"]), below))
         elif kind == "move":
@@ -537,11 +538,12 @@ def catalogue() -> Screens:
     out += _pages("discard_many", board(_("DISCARD"), "BEN", [
         "Doc 55 P2 T1 VP3", "Doc 85 P1 T1 VP1", "Biff 15 P3 T1 VP1"]))
     out += _pages("event", board("MARTY", "NEW 1955 EVENT", ["needs Marty"]))
+    draw_one, cost_minus_two = rules.EFFECTS["draw-1"][1], rules.EFFECTS["cost-minus-2"][2]
     out += _pages("event_named", board("ENCHANTMENT UNDER THE SEA", "NEW 1955 EVENT", [
-        "needs George", _(rules.EFFECTS["draw-1"][1])]))
+        "needs George", _(draw_one)]))
     out += _pages("instruction", board(_("TAKE"), "BEN", [_("the event and the top VP token")]))
     out += _pages("b_side", board(_("B SIDE"), "1955", [
-        _(rules.EFFECTS["cost-minus-2"][2])]))
+        _(cost_minus_two)]))
     out += _pages("tally", board(_("GAME OVER"), "", [
         _("turn up your ripple cards and add up their VP")]))
     out += _pages("final", final(1, "Esmeralda", score))

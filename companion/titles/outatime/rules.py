@@ -385,7 +385,8 @@ def apply(state: State, action: Action) -> tuple[State, list[Effect]]:
         raise RuleError(_("the game is over: {winner} has won").format(winner=state.winner))
     if state.pending and kind != state.pending[0]["decision"]:
         d = state.pending[0]
-        raise RuleError(_(_DECISION_FIRST[d["decision"]]).format(player=d["player"]))
+        first = _DECISION_FIRST[d["decision"]]
+        raise RuleError(_(first).format(player=d["player"]))
     new = state.clone()
     effects: list[Effect] = []
     handler(new, action, effects)
@@ -424,11 +425,12 @@ def _phase_text(state: State) -> str:
                                                 count=state.free_dice)
     if state.phase == "place":
         return _("{player} is placing dice on the DeLorean").format(player=state.current.name)
-    return _({
+    doing = {
         "deal": N_("the Power cards are being dealt"),
         "choose": N_("players are choosing their Active and Next Power cards"),
         "over": N_("the game is over"),
-    }[state.phase])
+    }[state.phase]
+    return _(doing)
 
 
 def held(state: State) -> set[str]:

@@ -343,7 +343,8 @@ class OutatimeTable(TitleTable):
         state = self.match.state
         if state.pending:
             what = {"next": N_("{player}: NEXT CARD?"), "target": N_("{player}: PARADOX: WHO -1?")}
-            return _(what[state.pending[0]["decision"]]).format(player=actor.upper())
+            asked = what[state.pending[0]["decision"]]
+            return _(asked).format(player=actor.upper())
         return _("{player}: CHOOSE").format(player=actor.upper())
 
     def label(self, action: Action) -> str:

@@ -129,7 +129,8 @@ def describe(section: str, entry: dict[str, Any]) -> str:
             f"{'alt ' if side == 'altered' else ''}{eid}" for eid, side in entry["requires"].items()
         )
         return f"{entry['character']:<22} {needs}"
-    kind = _(TYPE_NAMES[entry["type"]])
+    kind = TYPE_NAMES[entry["type"]]
+    kind = _(kind)
     count = f"x{entry.get('count', 1)}"
     does = [
         key if value is True else f"{key}={','.join(value) if isinstance(value, list) else value}"

@@ -191,6 +191,18 @@ class State:
 _CONTENT_CACHE: dict[str, Content] = {}
 
 
+def type_word(card: dict) -> str:
+    """A card's type as the players' language names it."""
+    kind = TYPE_NAMES[card["type"]]
+    return _(kind)
+
+
+def side_word(wrong: dict) -> str:
+    """The side an ID's event needs, in the players' language."""
+    side = wrong["needs"]
+    return _(side)
+
+
 def _cached_content(sections: dict[str, Any]) -> Content:
     """The checked content of these sections; the same sections are checked once."""
     key = json.dumps(sections, sort_keys=True)
@@ -986,7 +998,7 @@ def _do_play(state: State, action: Action, effects: list[Effect]) -> None:
         effects,
         "play",
         _("{player} plays {card} ({type})").format(
-            player=p.name, card=card["name"], type=_(TYPE_NAMES[card["type"]])
+            player=p.name, card=card["name"], type=type_word(card)
         ),
         player=p.name,
         card=inst,
@@ -1326,7 +1338,7 @@ def _do_claim(state: State, action: Action, effects: list[Effect]) -> None:
                 player=p.name,
                 character=character,
                 events=", ".join(
-                    _("{event} (needs {side})").format(event=w["event"], side=_(w["needs"]))
+                    _("{event} (needs {side})").format(event=w["event"], side=side_word(w))
                     for w in wrong
                 ),
             ),

@@ -447,7 +447,8 @@ class TimelineTable(TitleTable):
             if step == "respond":
                 return [action["player"], _("PLAY {card}").format(card=card["name"]),
                         *tail]
-            return [_(TYPE_NAMES[card["type"]]), card["name"], *tail]
+            kind = TYPE_NAMES[card["type"]]
+            return [_(kind), card["name"], *tail]
         if kind == "memo":
             return [action["player"], self.label(action)]
         return [self.label(action)]
