@@ -12,13 +12,12 @@ from typing import Any
 from companion.i18n import N_, _
 from companion.titles.timeline.model import (
     BOX_COUNTS,
-    TYPE_NAMES,
     check_content,
     validate_card,
     validate_event,
     validate_identity,
 )
-from companion.titles.timeline.rules import HAND_SIZE
+from companion.titles.timeline.rules import HAND_SIZE, type_word
 
 SECTIONS = {"event": validate_event, "identity": validate_identity, "card": validate_card}
 
@@ -129,8 +128,7 @@ def describe(section: str, entry: dict[str, Any]) -> str:
             f"{'alt ' if side == 'altered' else ''}{eid}" for eid, side in entry["requires"].items()
         )
         return f"{entry['character']:<22} {needs}"
-    kind = TYPE_NAMES[entry["type"]]
-    kind = _(kind)
+    kind = type_word(entry)
     count = f"x{entry.get('count', 1)}"
     does = [
         key if value is True else f"{key}={','.join(value) if isinstance(value, list) else value}"

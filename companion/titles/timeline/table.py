@@ -447,8 +447,7 @@ class TimelineTable(TitleTable):
             if step == "respond":
                 return [action["player"], _("PLAY {card}").format(card=card["name"]),
                         *tail]
-            kind = TYPE_NAMES[card["type"]]
-            return [_(kind), card["name"], *tail]
+            return [rules.type_word(card), card["name"], *tail]
         if kind == "memo":
             return [action["player"], self.label(action)]
         return [self.label(action)]
