@@ -6,9 +6,12 @@ from above or at a slant, with a hand or a sleeve at the edge. ``SceneMaker`` dr
 frames, reproducibly from a seed, with the truth of every die in them:
 
 * **tables** (``FAMILIES``): procedural wood grain (planks, rings, knots), woven fabric and
-  gingham cloth, felt, paper with print, playing cards with art, and a printed game board
-  (tracks of spaces, numbers, dots and icons). Every one of them is full of things that are
-  not dice: knots, print, dots on a board, icons on a card. They are the hard negatives.
+  gingham cloth, felt, paper with print, playing cards with art, a printed game board
+  (tracks of spaces, numbers, dots and icons), a patterned cloth or play mat (polka dots,
+  rosettes, tiles with a dot, halftone, confetti) and a stone or tiled top (granite
+  speckle, terrazzo chips, grout). Every one of them is full of things that are not dice:
+  knots, print, dots on a board or a cloth, icons on a card, chips in stone. They are the
+  hard negatives.
 * **dice**: rendered dice of every colour (opaque, see-through and marbled; pips, numerals
   and symbols) and, when a bank of photo dice is given (``photo_dice``), real dice cut from
   labelled photos and laid on the new table with a shadow;
@@ -33,10 +36,11 @@ import numpy as np
 from .faces import FACE_SETS, draw_face, draw_pips
 from .labeled import LabeledImage
 
-FAMILIES = ("wood", "fabric", "felt", "paper", "cards", "board")
+# New families go at the end: a family's place fixes the seeds of its scoring scenes.
+FAMILIES = ("wood", "fabric", "felt", "paper", "cards", "board", "pattern", "stone")
 # No part of the shipped reader learns from these families (not the finder, the face
 # network or the judge): their held-apart scenes are the test of a table it never saw.
-HELD_FAMILIES = ("cards", "board")
+HELD_FAMILIES = ("cards", "board", "stone")
 LEARNED_FAMILIES = tuple(f for f in FAMILIES if f not in HELD_FAMILIES)
 # Seeds at and above this are kept for scoring; training draws scenes below it.
 HELD_SEEDS = 1_000_000
@@ -351,8 +355,120 @@ def board(h: int, w: int, rng: np.random.Generator) -> np.ndarray:
     return img
 
 
-TABLES = {"wood": wood, "fabric": fabric, "felt": felt, "paper": paper, "cards": cards,
-          "board": board}
+def pattern(h: int, w: int, rng: np.random.Generator) -> np.ndarray:
+    """A printed tablecloth, oilcloth or play mat: polka dots (one or two sizes, on a grid
+    or staggered), rosettes of dots round a disc, tiles with a dot inside, halftone dots
+    whose size follows the art, or confetti. Dots on a cloth are the worst case for a pip
+    reader, and a common one."""
+    yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+    a = rng.uniform(0, np.pi)
+    u = xx * np.cos(a) + yy * np.sin(a)
+    v = -xx * np.sin(a) + yy * np.cos(a)
+    ground = _any_colour(rng, (0, 230), (40, 245))
+    inks = [_any_colour(rng) for _ in range(3)]
+    img = np.empty((h, w, 3), np.float32)
+    img[:] = ground
+    p = rng.uniform(8, 70)
+    kind = rng.random()
+    if kind < 0.5:  # dots on a grid, or halftone dots sized by slow art
+        stagger = rng.random() < 0.5
+        row = np.floor(v / p)
+        fu = (u / p + (0.5 * (row % 2) if stagger else 0.0)) % 1.0 - 0.5
+        fv = (v / p) % 1.0 - 0.5
+        d = np.sqrt(fu * fu + fv * fv)
+        if rng.random() < 0.3:
+            r = np.clip(0.25 + 0.2 * _noise(h, w, rng.uniform(40, 200), rng), 0.03, 0.48)
+        else:
+            r = np.float32(rng.uniform(0.08, 0.4))
+        dots = np.clip((r - d) * p + 0.5, 0, 1)
+        img = img * (1 - dots[..., None]) + inks[0] * dots[..., None]
+        if rng.random() < 0.4:  # a second, smaller dot between the first
+            f2u, f2v = (u / p) % 1.0, (v / p) % 1.0
+            d2 = np.sqrt(f2u * f2u + f2v * f2v)
+            d2 = np.minimum(d2, np.sqrt((1 - f2u) ** 2 + f2v ** 2))
+            d2 = np.minimum(d2, np.sqrt(f2u ** 2 + (1 - f2v) ** 2))
+            d2 = np.minimum(d2, np.sqrt((1 - f2u) ** 2 + (1 - f2v) ** 2))
+            dots2 = np.clip((rng.uniform(0.04, 0.12) - d2) * p + 0.5, 0, 1)
+            img = img * (1 - dots2[..., None]) + inks[1] * dots2[..., None]
+    elif kind < 0.75:  # rosettes or tiles, each drawn, on a loose grid
+        p = max(p, 24.0)
+        petals = int(rng.integers(4, 9))
+        tiles = rng.random() < 0.5
+        ink0, ink1 = (tuple(float(x) for x in c) for c in inks[:2])
+        for gy in np.arange(-p, h + p, p):
+            for gx in np.arange(-p, w + p, p):
+                cx, cy = gx + rng.normal(0, p * 0.05), gy + rng.normal(0, p * 0.05)
+                if tiles:
+                    box = cv2.boxPoints(((cx, cy), (p * 0.8, p * 0.8), np.rad2deg(a)))
+                    cv2.fillPoly(img, [box.astype(np.int32)], ink1, cv2.LINE_AA)
+                    cv2.circle(img, (int(cx), int(cy)), max(1, int(p * 0.12)), ink0, -1,
+                               cv2.LINE_AA)
+                else:
+                    cv2.circle(img, (int(cx), int(cy)), max(1, int(p * 0.15)), ink0, -1,
+                               cv2.LINE_AA)
+                    for k in range(petals):
+                        t = a + 2 * np.pi * k / petals
+                        cv2.circle(img, (int(cx + 0.3 * p * np.cos(t)),
+                                         int(cy + 0.3 * p * np.sin(t))),
+                                   max(1, int(p * 0.08)), ink1, -1, cv2.LINE_AA)
+    else:  # confetti: dots, stars and dashes of many colours, scattered
+        for _ in range(int(h * w / (p * p) * rng.uniform(0.5, 2.0))):
+            c = tuple(float(x) for x in inks[int(rng.integers(3))])
+            x, y = rng.uniform(0, w), rng.uniform(0, h)
+            r = rng.uniform(1.5, max(2.0, p * 0.2))
+            if rng.random() < 0.7:
+                cv2.circle(img, (int(x), int(y)), int(r), c, -1, cv2.LINE_AA)
+            else:
+                t = rng.uniform(0, np.pi)
+                cv2.line(img, (int(x - r * np.cos(t)), int(y - r * np.sin(t))),
+                         (int(x + r * np.cos(t)), int(y + r * np.sin(t))), c,
+                         max(1, int(r / 2)), cv2.LINE_AA)
+    img *= (1 + rng.uniform(0.03, 0.15) * _noise(h, w, rng.uniform(60, 200), rng))[..., None]
+    return img
+
+
+def stone(h: int, w: int, rng: np.random.Generator) -> np.ndarray:
+    """A stone, composite or tiled top: granite speckle, terrazzo chips set in cement, or
+    square tiles with grout lines."""
+    img = np.empty((h, w, 3), np.float32)
+    base = _any_colour(rng, (0, 80), (60, 230))
+    img[:] = base
+    img *= (1 + 0.08 * _noise(h, w, rng.uniform(20, 120), rng))[..., None]
+    kind = rng.random()
+    if kind < 0.4:  # granite: speckles of a few minerals at a fine scale
+        for _ in range(int(rng.integers(2, 5))):
+            c = _any_colour(rng, (0, 120), (10, 250))
+            speck = _noise(h, w, rng.uniform(1.2, 4.0), rng)
+            m = np.clip((speck - rng.uniform(0.6, 1.6)) * 3, 0, 1)[..., None]
+            img = img * (1 - m) + c * m
+    elif kind < 0.75:  # terrazzo: chips of stone and glass, 3-40 px
+        for _ in range(int(h * w / 400 * rng.uniform(0.3, 1.5))):
+            c = tuple(float(x) for x in _any_colour(rng, (0, 200), (20, 250)))
+            x, y = rng.uniform(0, w), rng.uniform(0, h)
+            r = float(np.exp(rng.uniform(np.log(1.5), np.log(20))))
+            k = int(rng.integers(4, 8))
+            t = np.sort(rng.uniform(0, 2 * np.pi, k))
+            rr = r * rng.uniform(0.5, 1.0, k)
+            pts = np.stack([x + rr * np.cos(t), y + rr * np.sin(t)], 1).astype(np.int32)
+            cv2.fillPoly(img, [pts], c, cv2.LINE_AA)
+    else:  # tiles with grout
+        side = rng.uniform(20, 160)
+        a = rng.uniform(0, 90) if rng.random() < 0.3 else 0.0
+        yy, xx = np.mgrid[0:h, 0:w].astype(np.float32)
+        t = np.deg2rad(a)
+        u = xx * np.cos(t) + yy * np.sin(t)
+        v = -xx * np.sin(t) + yy * np.cos(t)
+        iu, iv = np.floor(u / side), np.floor(v / side)
+        shade = 1 + 0.08 * np.sin(iu * 12.9898 + iv * 78.233 + rng.uniform(0, 6))
+        img *= shade[..., None].astype(np.float32)
+        gw = rng.uniform(1, 4)
+        grout = ((u % side) < gw) | ((v % side) < gw)
+        img[grout] = _any_colour(rng, (0, 60), (40, 220))
+    return img
+
+
+TABLES = {"wood": wood, "fabric": fabric, "felt": felt, "paper": paper, "pattern": pattern,
+          "cards": cards, "board": board, "stone": stone}
 
 
 # --------------------------------------------------------------------------- dice
