@@ -46,6 +46,10 @@ THRESHOLD = 0.3
 # die is under SPECK of the side of the centres with at least SURE heat is a speck or a pip.
 SURE = 0.7
 SPECK = 0.45
+# ... and under SPECK_JUDGED of it when a judge reads the places: lower, so that phantoms
+# twice a die's size do not drop the dice, not nil, so that granite or terrazzo specks do
+# not double the places to judge.
+SPECK_JUDGED = 0.3
 MAX_CELLS = 300_000  # cells a heat layer is taught on at most (24 numbers each)
 OPEN_SHARE = 0.25  # share of the open table's cells it is taught on
 
@@ -68,6 +72,11 @@ class CentreFinder:
         # keep_features: the last pass's features and scales stay in ``last`` (the judge
         # reads the features at each centre, ``features_at``).
         self.keep_features = False
+        # A centre under ``speck`` of the sure centres' side is dropped as a speck of dirt.
+        # A reader with a judge lowers it (SPECK_JUDGED): the judge weighs a small place
+        # against the others itself, and where phantoms set the size (a board's large
+        # spaces) SPECK dropped real dice.
+        self.speck = SPECK
         self.last: tuple[np.ndarray | None, float, float] = (None, 1.0, 1.0)
         # Files from before the "features" output can find dice but not be taught.
         self.teachable = "features" in self.net.getUnconnectedOutLayersNames()
@@ -144,7 +153,7 @@ class CentreFinder:
                     peaks = self._peaks(image, scale)
         peaks = _suppress(peaks)
         if peaks:
-            least = SPECK * _dice_side(peaks, 2)
+            least = self.speck * _dice_side(peaks, 2)
             peaks = [p for p in peaks if p[2] >= least]
         blobs = tuple(Blob(x, y, s, s, 0.0, heat=h) for x, y, s, _, h in peaks)
         # With the specks gone, the plain median of the dice left sizes the window dice are

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from .centres import MODEL as CENTRES_MODEL
-from .centres import SURE, CentreFinder, features_at, fit_blob, model_fingerprint
+from .centres import SPECK_JUDGED, SURE, CentreFinder, features_at, fit_blob, model_fingerprint
 from .classify import (
     MODELS,
     NONE,
@@ -157,6 +157,7 @@ class DiceReader:
                 self.judge = judge
                 self.facenet = FaceNet(self.dice)
                 self.finder.keep_features = True
+                self.finder.speck = SPECK_JUDGED
                 default_unknown = judge.unknown_below
         self.unknown_below = default_unknown if unknown_below is None else unknown_below
 
@@ -182,6 +183,7 @@ class DiceReader:
         if self.facenet is None:
             self.facenet = FaceNet(self.dice)
             self.finder.keep_features = True
+            self.finder.speck = SPECK_JUDGED
         return self._judged(self._view(frame))
 
     def _judged(self, view: np.ndarray) -> Candidates:

@@ -18,7 +18,7 @@ from companion.vision.detect import obstruction_share
 from companion.vision.faces import FACE_SETS
 from companion.vision.sources import SyntheticSource
 
-from .conftest import speckle, write_labeled
+from .conftest import extra_dice, speckle, write_labeled
 
 
 def _score(blobs, truth) -> tuple[int, int, list[float]]:
@@ -242,3 +242,37 @@ def test_many_sure_specks_do_not_set_the_die_size() -> None:
     # Unsure centres do not count while sure ones are there.
     assert centres._dice_side(dice + [(0.0, 0.0, 200.0, 200.0, 0.4)] * 5, 2) == 56.0
     assert centres._dice_side([(0.0, 0.0, 30.0, 30.0, 0.4)], 2) == 30.0
+
+
+def test_a_reader_with_a_judge_weighs_small_places_itself(monkeypatch) -> None:
+    # Big printed spaces the finder is sure of set the size; a real die 0.4 of it is
+    # dropped by the plain finder but kept for the judge to weigh; a speck 0.2 of it is
+    # dropped by both.
+    big = [(100.0 * k, 50.0, 60.0, 32.0, 0.9) for k in range(4)]
+    small = [(200.0, 300.0, 24.0, 13.0, 0.6), (400.0, 300.0, 12.0, 6.5, 0.6)]
+    finder = CentreFinder()
+    monkeypatch.setattr(finder, "_peaks", lambda image, scale: [*big, *small])
+    image = np.zeros((480, 640, 3), np.uint8)
+    assert sorted(b.side for b in finder.find(image).blobs) == [60.0] * 4
+    finder.speck = centres.SPECK_JUDGED
+    assert sorted(b.side for b in finder.find(image).blobs) == [24.0] + [60.0] * 4
+    assert DiceReader("d6").finder.speck == centres.SPECK_JUDGED
+    assert DiceReader("d6", judge=False).finder.speck == centres.SPECK
+
+
+def test_specks_of_dirt_stay_out_of_a_judged_reading() -> None:
+    # With the speck rule off, the judge alone keeps dirt from being read as dice.
+    reader = DiceReader("d6")
+    assert reader.judge is not None
+    tray = SyntheticTray("d6", seed=1503)
+    rng = np.random.default_rng(1503)
+    phantoms = right = total = 0
+    for _ in range(12):
+        image, truth = tray.render(n_dice=3, glare=0.0)
+        dice = reader.read(speckle(image, truth, rng, clusters=10))
+        phantoms += extra_dice(dice, truth)
+        faces = sorted(d.face for d in dice)
+        right += sum(min(faces.count(f), [t.face for t in truth].count(f)) for f in set(faces))
+        total += len(truth)
+    assert phantoms <= 1, phantoms
+    assert right >= 0.9 * total, (right, total)
