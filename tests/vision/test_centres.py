@@ -276,3 +276,17 @@ def test_specks_of_dirt_stay_out_of_a_judged_reading() -> None:
         total += len(truth)
     assert phantoms <= 1, phantoms
     assert right >= 0.9 * total, (right, total)
+
+
+def test_a_frame_full_of_dots_reads_only_the_surest_places(monkeypatch) -> None:
+    # A polka-dot cloth can give hundreds of places; no frame may take seconds to read.
+    rng = np.random.default_rng(7)
+    dots = [(float(x), float(y), 30.0, 30.0, float(h)) for x, y, h in zip(
+        rng.uniform(0, 640, 400), rng.uniform(0, 480, 400), rng.uniform(0.3, 0.9, 400),
+        strict=True)]
+    finder = CentreFinder()
+    monkeypatch.setattr(centres, "_suppress", lambda peaks: peaks)
+    monkeypatch.setattr(finder, "_peaks", lambda image, scale: dots)
+    blobs = finder.find(np.zeros((480, 640, 3), np.uint8)).blobs
+    assert len(blobs) == centres.MAX_PLACES
+    assert min(b.heat for b in blobs) >= sorted(d[4] for d in dots)[-centres.MAX_PLACES]
