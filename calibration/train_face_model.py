@@ -7,7 +7,12 @@ name (IMG_YYYYMMDD_*), so a model can be trained on one day and scored on the ot
     pip install torch==2.13.0 onnx      # training only; reading needs just OpenCV
     python calibration/train_face_model.py --dice d6 \
         --dev ../shared/data/dice-photos/d6-tray-dev --train all --threads 1 \
-        --epochs 18 --cache d6-crops.npz --out companion/vision/models/d6_faces.onnx
+        --families wood,fabric,felt,paper --epochs 18 --cache d6-crops.npz --out d6.onnx
+    # then 5 epochs more with patterned cloth among the scenes (the default families)
+    python calibration/train_face_model.py --dice d6 \
+        --dev ../shared/data/dice-photos/d6-tray-dev --train all --threads 1 \
+        --init d6.onnx --rest 1.0 --lr 1e-3 --epochs 5 --cache d6-crops5.npz \
+        --out companion/vision/models/d6_faces.onnx
     python calibration/train_face_model.py --dice outatime --threads 1 \
         --out companion/vision/models/outatime_faces.onnx
     python calibration/train_face_model.py --dice back_in_time --threads 1 \
@@ -25,7 +30,8 @@ a network that saw only a clean table reads two specks as a 2. Renders use seeds
 upwards; the benchmark seed (1000) is never used for training.
 
 d6 also learns from domain-randomised tables (``companion.vision.scenes``, --scenes: wood,
-cloth, felt and paper, never the held families cards and boards): real dice of the photos
+cloth, felt, paper and patterned cloth, never the held families: cards, boards and stone):
+real dice of the photos
 and rendered dice, cut where the shipped finder finds them, and the places the finder
 proposes where no die lies (grain, print, art: its surest mistakes first) as "none".
 

@@ -5,7 +5,7 @@ fooled by wood grain, print and art. The judge learns, from what both networks m
 every place the finder proposes, which of them are dice:
 
 1. **Mine.** The reader's finder runs, at its own threshold, over domain-randomised tables
-   (``companion.vision.scenes``: wood, cloth, felt and paper, with real dice cut
+   (``companion.vision.scenes``: wood, cloth, felt, paper, patterned cloth, with real dice cut
    from the labelled photos and rendered dice of every colour, clutter, hands, shadows,
    light, tilted cameras) and over the labelled photos. Every proposal matched to a die is a
    positive; every other one (knots, print, dots on a board, coins) a hard negative.
@@ -20,7 +20,7 @@ Reproducible from seeds; a few minutes on one core:
     python calibration/train_judge.py --dev ../shared/data/dice-photos/d6-tray-dev \\
         --out companion/vision/models/d6_judge.json --plot docs/vision-reliability.png
 
-Cards and boards (``scenes.HELD_FAMILIES``) are never mined: no part of the reader learns
+Cards, boards and stone (``scenes.HELD_FAMILIES``) are never mined: no part of the reader learns
 from them, so their scenes test it on tables it never saw.
 ``--leave-out NAME`` (a learned table family, or ``shoot-1`` / ``shoot-2``) fits without that
 domain, for the leave-one-domain-out protocol (``calibration/generalisation.py``). The
