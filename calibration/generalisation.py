@@ -50,6 +50,9 @@ def main() -> int:
     ap.add_argument("--frames", type=int, default=30, help="frames per scene domain")
     ap.add_argument("--units", default=",".join(UNITS), help="units to leave out in turn")
     ap.add_argument("--json", help="write every number here")
+    ap.add_argument("--judge-options", default="",
+                    help="more train_judge.py options for the fits, e.g. '--hidden 0', to "
+                         "choose the judge's form on the learned families, not the held ones")
     args = ap.parse_args()
     cv2.setNumThreads(1)
     out: dict = {}
@@ -62,7 +65,8 @@ def main() -> int:
             else:
                 judge = Path(tmp) / f"judge-{unit}.json"
                 subprocess.run([sys.executable, str(here), "--dev", args.dev, "--cache",
-                                args.cache, "--leave-out", unit, "--out", str(judge)],
+                                args.cache, "--leave-out", unit, "--out", str(judge),
+                                *args.judge_options.split()],
                                check=True, stdout=subprocess.DEVNULL)
             row: dict = {}
             for label, reader in (("networks alone", DiceReader("d6", judge=False)),
