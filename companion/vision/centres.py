@@ -384,7 +384,8 @@ def _suppress(peaks: list[tuple[float, ...]]) -> list[tuple[float, ...]]:
 
 
 def fit_blob(image: np.ndarray, blob: Blob, die_side: float) -> tuple[Blob, bool]:
-    """Fit a found die tightly (``refine_blob``); returns ``(blob, fitted)``.
+    """Fit a found die tightly (``refine_blob``); returns ``(blob, fitted)``. The fitted
+    blob keeps the finder's heat.
 
     When no die-shaped body can be fitted (a translucent die, a die like the table), a piece
     of a die smaller than the others is read through a window the size of the other dice; a
@@ -392,7 +393,7 @@ def fit_blob(image: np.ndarray, blob: Blob, die_side: float) -> tuple[Blob, bool
     """
     fitted, ok = refine_blob(image, blob)
     if not ok and blob.side < 0.85 * die_side:
-        fitted = Blob(blob.cx, blob.cy, die_side, die_side, blob.angle, blob.fill)
+        fitted = Blob(blob.cx, blob.cy, die_side, die_side, blob.angle, blob.fill, blob.heat)
     return fitted, ok
 
 

@@ -8,7 +8,6 @@ from __future__ import annotations
 
 from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
-from typing import TYPE_CHECKING
 
 import cv2
 import numpy as np
@@ -16,9 +15,6 @@ import numpy as np
 from .centres import locate_dice
 from .crops import die_crop
 from .labeled import Box, LabeledImage, match_blobs  # noqa: F401 - match_blobs kept here too
-
-if TYPE_CHECKING:
-    from .detect import Blob
 
 CROP = 32  # classifier input side in pixels
 MARGIN = 1.15  # crop side as a multiple of the die side: the whole top face plus a rim
@@ -310,9 +306,10 @@ def scene_crops(n_frames: int, seed: int = 0, photo: Sequence = (),
                 families: Sequence[str] | None = None, copies: int = 2, negatives: int = 6,
                 table_pieces: int = 2, harsh: float = 2 / 3, width: int = 640,
                 height: int = 480) -> Iterator[tuple[np.ndarray, str]]:
-    """Yield (crop, face) from domain-randomised d6 tables (``scenes.SceneMaker``: wood,
-    cloth, felt, paper, cards, boards; ``families`` of them), cut where the reader's finder
-    finds each die, as at reading time (where it misses one, from the truth).
+    """Yield (crop, face) from domain-randomised d6 tables (``scenes.SceneMaker`` of the
+    ``families`` given, by default those the reader learns: never the held ones), cut where
+    the reader's finder finds each die, as at reading time (where it misses one, from the
+    truth).
 
     ``photo`` is a bank of real dice (``scenes.photo_dice``) laid on the tables beside
     rendered dice of every colour; ``copies`` crops per die (the first as the finder cut
@@ -322,11 +319,11 @@ def scene_crops(n_frames: int, seed: int = 0, photo: Sequence = (),
     ``harsh`` of the frames come from the generator's whole range of light and camera, the
     rest look like ordinary photos of a game night. Seeds stay under ``scenes.HELD_SEEDS``,
     which scoring keeps for itself."""
-    from .scenes import FAMILIES, HELD_SEEDS, SceneMaker
+    from .scenes import HELD_SEEDS, LEARNED_FAMILIES, SceneMaker
 
     if seed + 200 >= HELD_SEEDS:
         raise ValueError(f"scene seeds from {HELD_SEEDS} up are kept for scoring")
-    families = tuple(families or FAMILIES)
+    families = tuple(families or LEARNED_FAMILIES)
     makers = [SceneMaker(seed=seed + 100 * k, families=families, photo=photo,
                          photo_share=0.5, d6_only=True, harsh=k == 0) for k in (0, 1)]
     rng = np.random.default_rng(seed + 7)
@@ -334,8 +331,7 @@ def scene_crops(n_frames: int, seed: int = 0, photo: Sequence = (),
         maker = makers[int(rng.random() >= harsh)]
         scene = maker.render(width, height, n_dice=int(maker.rng.integers(0, 10)))
         image = scene.image
-        found = _finder_blobs(image)
-        blobs = [b for b, _ in found]
+        blobs = locate_dice(image)
         boxes = [Box(d.x, d.y, d.side * 1.15, d.side * 1.15, d.face) for d in scene.dice]
         ignore = [Box((x0 + x1) / 2, (y0 + y1) / 2, x1 - x0, y1 - y0)
                   for x0, y0, x1, y1 in scene.ignore]
@@ -355,11 +351,11 @@ def scene_crops(n_frames: int, seed: int = 0, photo: Sequence = (),
                 else:
                     yield jittered_crop(image, cx, cy, side, ang, rng, jitter=True), d.face
         # A second centre on a die (a large die found twice) is not "not a die".
-        wrong = [found[i] for i in extra
+        wrong = [blobs[i] for i in extra
                  if not any(g.contains(blobs[i].cx, blobs[i].cy, 0.1) for g in ignore)
                  and not any(g.contains(blobs[i].cx, blobs[i].cy) for g in boxes)]
-        wrong.sort(key=lambda bh: -bh[1])
-        for b, _ in wrong[:negatives]:
+        wrong.sort(key=lambda b: -b.heat)
+        for b in wrong[:negatives]:
             yield jittered_crop(image, b.cx, b.cy, min(b.w, b.h), b.angle, rng,
                                 jitter=False), NONE
         if table_pieces and scene.dice:
@@ -368,19 +364,6 @@ def scene_crops(n_frames: int, seed: int = 0, photo: Sequence = (),
                      for x0, y0, x1, y1 in scene.ignore]
             for crop in speckled_table(image, reach, table_pieces, rng, avoid=avoid):
                 yield crop, NONE
-
-
-def _finder_blobs(image: np.ndarray) -> list[tuple[Blob, float]]:
-    """The reader's dice in ``image`` as ``locate_dice`` fits them, each with the finder's
-    heat (how sure it was that a die lies there)."""
-    from . import centres
-
-    if not centres.MODEL.exists():
-        return [(b, 0.0) for b in locate_dice(image)]
-    if centres._default is None:
-        centres._default = centres.CentreFinder()
-    det = centres._default.find(image)
-    return [(centres.fit_blob(image, b, det.die_side)[0], b.heat) for b in det.blobs]
 
 
 def save_npz(path: Path, pairs: Iterable[tuple[np.ndarray, str]], classes: list[str]) -> int:

@@ -350,4 +350,4 @@ def refine_blob(image: np.ndarray, blob: Blob) -> tuple[Blob, bool]:
     ox, oy = inv @ np.array([rx, ry, 1.0])
     # Turning the frame by blob.angle and then by ra puts the die upright: angles add.
     return Blob(float(ox), float(oy), rw / scale, rh / scale,
-                float((blob.angle + ra) % 90.0), blob.fill), True
+                float((blob.angle + ra) % 90.0), blob.fill, blob.heat), True

@@ -155,9 +155,7 @@ class DiceReader:
             if judge is not None and judge.matches(model_fingerprint(CENTRES_MODEL),
                                                    model_fingerprint(model)):
                 self.judge = judge
-                self.facenet = FaceNet(self.dice)
-                self.finder.keep_features = True
-                self.finder.speck = SPECK_JUDGED
+                self._read_for_judge()
                 default_unknown = judge.unknown_below
         self.unknown_below = default_unknown if unknown_below is None else unknown_below
 
@@ -181,10 +179,16 @@ class DiceReader:
         if self.finder is None or self.profile is not None:
             raise ValueError("candidates need the finder network and no profile")
         if self.facenet is None:
-            self.facenet = FaceNet(self.dice)
-            self.finder.keep_features = True
-            self.finder.speck = SPECK_JUDGED
+            self._read_for_judge()
         return self._judged(self._view(frame))
+
+    def _read_for_judge(self) -> None:
+        """Read places as a judge needs them (and as it was mined): the face network's
+        features, the finder's features, and small places left for the judge to weigh."""
+        assert self.finder is not None
+        self.facenet = FaceNet(self.dice)
+        self.finder.keep_features = True
+        self.finder.speck = SPECK_JUDGED
 
     def _judged(self, view: np.ndarray) -> Candidates:
         assert self.facenet is not None and self.finder is not None
