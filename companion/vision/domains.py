@@ -28,7 +28,15 @@ import cv2
 import numpy as np
 
 from .labeled import Box, LabeledImage, load_labeled_dir
-from .scenes import FAMILIES, HELD_SEEDS, PhotoDie, SceneMaker, photo_dice, scene_item
+from .scenes import (
+    FAMILIES,
+    HELD_SEEDS,
+    PhotoDie,
+    SceneMaker,
+    mirror_copies,
+    photo_dice,
+    scene_item,
+)
 
 Frame = tuple[np.ndarray, LabeledImage]
 
@@ -95,8 +103,13 @@ def alter(image: np.ndarray, item: LabeledImage, rng: np.random.Generator) -> Fr
         return Box(float(p[0][0]), float(p[0][1]), float(abs(p[2][0] - p[1][0])),
                    float(abs(p[2][1] - p[1][1])), b.face)
 
-    return out, LabeledImage(item.image, tuple(move(b) for b in item.boxes),
-                             tuple(move(b) for b in item.ignore))
+    boxes = [move(b) for b in item.boxes]
+    # The border is filled with the photo's mirror image: a die near an edge shows there
+    # again, neither a labelled die nor a phantom.
+    copies = [Box(x, y, 2 * b.w, 2 * b.h) for a, b in zip(item.boxes, boxes, strict=True)
+              for x, y in mirror_copies(a.cx, a.cy, m, w, h, margin=b.w)]
+    return out, LabeledImage(item.image, tuple(boxes),
+                             tuple(move(b) for b in item.ignore) + tuple(copies))
 
 
 def domains(dev: str | Path | None, frames: int = 30, seed: int = 0,

@@ -857,11 +857,10 @@ class SceneMaker:
         # Tilt about any of the four sides: turn the corner pairs of ``dst``.
         dst = ((dst - centre) @ rot.T + centre) if turn % 2 == 0 else dst
         hmat = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
-        fill = tuple(float(v) for v in img.reshape(-1, 3).mean(axis=0))
         out = cv2.warpPerspective(img, hmat, (w, h), flags=cv2.INTER_LINEAR,
                                   borderMode=cv2.BORDER_REFLECT)
-        del fill
         moved = []
+        box = []
         for d in dice:
             pts = np.float32([[[d.x, d.y]], [[d.x - d.side / 2, d.y]], [[d.x + d.side / 2, d.y]],
                               [[d.x, d.y - d.side / 2]], [[d.x, d.y + d.side / 2]]])
@@ -870,7 +869,12 @@ class SceneMaker:
             s = float(np.sqrt(abs(ex[0] * ey[1] - ex[1] * ey[0])))
             if 0 <= p[0][0] < w and 0 <= p[0][1] < h:
                 moved.append(SceneDie(float(p[0][0]), float(p[0][1]), s, d.face, d.source))
-        box = []
+            else:  # a piece of a die at the edge: neither a die to read nor a phantom
+                box.append((p[0][0] - s, p[0][1] - s, p[0][0] + s, p[0][1] + s))
+            # The border is filled with the frame's mirror image: a die near an edge shows
+            # there again (whole or in part), neither a labelled die nor a phantom either.
+            box += [(x - s, y - s, x + s, y + s)
+                    for x, y in mirror_copies(d.x, d.y, hmat, w, h, margin=s)]
         for x0, y0, x1, y1 in ignore:
             q = cv2.perspectiveTransform(np.float32([[[x0, y0]], [[x1, y1]]]), hmat)[:, 0]
             box.append((float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()),
@@ -898,6 +902,26 @@ class SceneMaker:
                                                  int(rng.integers(quality, 90))])
             out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
         return out
+
+
+def mirror_copies(x: float, y: float, hmat: np.ndarray, w: int, h: int, margin: float = 0.0
+                  ) -> list[tuple[float, float]]:
+    """Where the point ``(x, y)`` of a ``w`` x ``h`` frame shows again once the frame is
+    warped by ``hmat`` with ``cv2.BORDER_REFLECT`` (within ``margin`` of the frame: a die
+    there shows in part): the warp fills what lies outside the frame with the frame's
+    mirror image, so a die near an edge is seen twice (three or four times near a corner)."""
+    out = []
+    for vx in (x, -1.0 - x, 2.0 * w - 1.0 - x):
+        for vy in (y, -1.0 - y, 2.0 * h - 1.0 - y):
+            if vx == x and vy == y:
+                continue
+            px, py, pw = hmat @ np.array([vx, vy, 1.0])
+            if pw <= 1e-9:
+                continue
+            px, py = px / pw, py / pw
+            if -margin <= px < w + margin and -margin <= py < h + margin:
+                out.append((float(px), float(py)))
+    return out
 
 
 def scene_item(scene: Scene, name: str = "scene") -> LabeledImage:

@@ -4,12 +4,14 @@ held-apart domains."""
 from __future__ import annotations
 
 import json
+from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
 from companion.vision import DiceReader
-from companion.vision.domains import domains
+from companion.vision.domains import alter, domains
 from companion.vision.judge import (
     Judge,
     expected_calibration_error,
@@ -19,7 +21,8 @@ from companion.vision.judge import (
     sigmoid,
     softmax,
 )
-from companion.vision.scenes import FAMILIES, HELD_SEEDS, SceneMaker
+from companion.vision.labeled import Box, LabeledImage
+from companion.vision.scenes import FAMILIES, HELD_SEEDS, SceneMaker, mirror_copies
 from companion.vision.targets import pooled
 
 from .conftest import extra_dice
@@ -38,6 +41,49 @@ def test_scenes_are_reproducible_by_seed_and_cover_every_family() -> None:
         assert all(0 <= d.x < 320 and 0 <= d.y < 240 and 25 < d.side < 35 for d in scene.dice)
     with pytest.raises(ValueError, match="unknown table families"):
         SceneMaker(families=("marble",))
+
+
+def _bright_spots(image: np.ndarray) -> np.ndarray:
+    grey = image if image.ndim == 2 else image.max(axis=2)
+    _, _, stats, centres = cv2.connectedComponentsWithStats((grey > 0.5 * grey.max())
+                                                             .astype(np.uint8))
+    return centres[1:][stats[1:, cv2.CC_STAT_AREA] >= 4]
+
+
+def test_a_tilted_frame_s_mirrored_border_shows_no_die_unaccounted_for() -> None:
+    # A tilted camera's frame is filled at its border with the frame's mirror image, so a die
+    # near an edge shows twice, or four times near a corner: every copy must be known, or
+    # the scenes teach and score a real-looking die as a phantom.
+    w, h = 320, 240
+    src = np.zeros((h, w), np.float32)
+    x, y = 20.0, 30.0
+    cv2.circle(src, (int(x), int(y)), 4, 1.0, -1)
+    hmat = cv2.getPerspectiveTransform(np.float32([[0, 0], [w, 0], [w, h], [0, h]]),
+                                       np.float32([[80, 40], [w - 80, 40], [w, h], [0, h]]))
+    out = cv2.warpPerspective(src, hmat, (w, h), borderMode=cv2.BORDER_REFLECT)
+    moved = cv2.perspectiveTransform(np.float32([[[x, y]]]), hmat)[0, 0]
+    copies = mirror_copies(x, y, hmat, w, h)
+    spots = _bright_spots(out)
+    assert len(copies) == 3 and len(spots) == 4  # the die, and copies left, above, corner
+    for sx, sy in spots:
+        assert min(np.hypot(sx - px, sy - py) for px, py in [tuple(moved), *copies]) < 2
+    # A point in the middle has no copy in the frame.
+    assert mirror_copies(w / 2, h / 2, hmat, w, h) == []
+
+
+def test_an_altered_photo_marks_the_mirrored_copies_of_its_dice_as_neither() -> None:
+    w, h = 320, 240
+    image = np.zeros((h, w, 3), np.uint8)
+    cv2.rectangle(image, (6, 100), (26, 120), (255, 255, 255), -1)
+    item = LabeledImage(Path("photo.jpg"), (Box(16, 110, 20, 20, "1"),), ())
+    for seed in range(4):
+        out, moved = alter(image, item, np.random.default_rng(seed))
+        spots = _bright_spots(out)
+        assert len(moved.boxes) == 1
+        for sx, sy in spots:  # every spot is the die or a copy the labels set apart
+            assert moved.boxes[0].contains(sx, sy) or any(g.contains(sx, sy)
+                                                           for g in moved.ignore)
+        assert len(moved.ignore) == len(spots) - 1 >= 1
 
 
 def test_ordinary_scenes_keep_dice_of_a_usual_size_and_a_mild_tilt() -> None:
