@@ -374,13 +374,26 @@ def _dice_side(peaks: list[tuple[float, ...]], which: int) -> float:
 def _suppress(peaks: list[tuple[float, ...]]) -> list[tuple[float, ...]]:
     """One die per place: of two centres closer than half a die the stronger stays, and a
     centre inside a die twice its size is a mark on that die (a pip of a large die)."""
-    kept: list[tuple[float, ...]] = []
-    for p in sorted(peaks, key=lambda p: -p[4]):
-        if all(np.hypot(p[0] - q[0], p[1] - q[1]) > 0.5 * min(p[2], q[2]) for q in kept):
-            kept.append(p)
-    return [p for p in kept
-            if not any(q[2] >= 1.8 * p[2] and max(abs(p[0] - q[0]), abs(p[1] - q[1]))
-                       < 0.4 * q[2] for q in kept)]
+    if not peaks:
+        return []
+    # Pairwise tests as matrices: a busy table (polka dots read at a large scale) gives a
+    # thousand centres, and pair by pair in Python that took most of a second.
+    ordered = sorted(peaks, key=lambda p: -p[4])
+    a = np.array([p[:3] for p in ordered], np.float64)
+    x, y, side = a[:, 0], a[:, 1], a[:, 2]
+    near = np.hypot(x[:, None] - x, y[:, None] - y) <= 0.5 * np.minimum(side[:, None], side)
+    beaten = np.zeros(len(a), bool)
+    keep = []
+    for i in range(len(a)):
+        if not beaten[i]:
+            keep.append(i)
+            beaten |= near[i]
+    k = np.array(keep)
+    kx, ky, ks = x[k], y[k], side[k]
+    # inside[i, j]: kept centre i lies on kept die j, at least 1.8 times its size
+    inside = (ks >= 1.8 * ks[:, None]) & (np.maximum(np.abs(kx[:, None] - kx),
+                                                     np.abs(ky[:, None] - ky)) < 0.4 * ks)
+    return [ordered[i] for i, mark in zip(keep, inside.any(axis=1), strict=True) if not mark]
 
 
 def fit_blob(image: np.ndarray, blob: Blob, die_side: float) -> tuple[Blob, bool]:

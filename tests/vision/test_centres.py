@@ -290,3 +290,15 @@ def test_a_frame_full_of_dots_reads_only_the_surest_places(monkeypatch) -> None:
     blobs = finder.find(np.zeros((480, 640, 3), np.uint8)).blobs
     assert len(blobs) == centres.MAX_PLACES
     assert min(b.heat for b in blobs) >= sorted(d[4] for d in dots)[-centres.MAX_PLACES]
+
+
+def test_one_centre_per_die_the_strongest_and_no_pip_of_a_large_die() -> None:
+    # (x, y, side, side in input pixels, heat)
+    die = (100.0, 100.0, 40.0, 40.0, 0.9)
+    echo = (110.0, 104.0, 38.0, 38.0, 0.6)  # the same die found again, weaker
+    pip = (108.0, 92.0, 12.0, 12.0, 0.95)  # a pip of the die, found as a tiny die
+    other = (200.0, 100.0, 40.0, 40.0, 0.5)
+    neighbour = (125.0, 100.0, 40.0, 40.0, 0.8)  # touching dice: 25 px apart, not half a die
+    kept = centres._suppress([echo, pip, other, die, neighbour])
+    assert sorted(kept) == sorted([die, other, neighbour])
+    assert centres._suppress([]) == []
