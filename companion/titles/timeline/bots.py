@@ -133,8 +133,18 @@ def _card_value(mind: _Mind, inst: str) -> float:
         value = 1.2
     elif card.get("replay"):
         value = 1.0
+    elif mind.view["deck"] == 0 and all(_only_draws(mind.card(c)) for c in mind.view["discard"]):
+        # The draw pile is out and the discard pile, shuffled into the next one, holds only
+        # cards like this: playing it draws one of them back, and the turn never ends.
+        return 0.0
     value += 0.8 * card.get("extra_play", 0) + 0.4 * card.get("draw", 0)
     return value
+
+
+def _only_draws(card: dict[str, Any]) -> bool:
+    """A card whose only effect is more plays or more cards."""
+    return card["type"] not in ("time_machine", "doubleback", "item") and not any(
+        card.get(k) for k in ("hitch", "steal", "trash", "replay"))
 
 
 def _play(mind: _Mind, actions: list[Action], rng: random.Random) -> Action:

@@ -268,3 +268,11 @@ def test_the_bot_decides_only_on_what_its_player_may_know():
         assert timeline_bot(tl, other, random.Random(checked)) == mine
         checked += 1
     assert checked > 50
+
+
+def test_the_bot_ends_a_turn_that_would_only_draw_back_the_same_cards() -> None:
+    # Found by the playouts above: the draw pile out, and the discard pile nothing but two
+    # "Draw 1, Play 2" cards, each drawing the other back; the bot played them for ever.
+    bots = [timeline_bot, random_bot] + [timeline_bot] * 4
+    state, actions = playout(634539, 2, bots, {"b1_cards": 2}, full=False)
+    assert tl.is_terminal(state) and actions < 5_000
