@@ -16,7 +16,9 @@ falls. Reading needs only OpenCV (``cv2.dnn``); training needs torch:
         --checkpoint-every 0 --out companion/vision/models/dice_centres.onnx
 
 The shipped finder learned four table families: patterned cloth came later, and the finder
-taught again with it found fewer dev dice (docs/vision.md), so it was kept as it was.
+taught again with it found fewer dev dice (docs/vision.md), so it was kept as it was. It was
+taught again with these two commands once the scenes marked the mirrored copies of dice at a
+tilted frame's border, which the version before learned as no die.
 
 Reproducible from public inputs: the YOLO-labelled photo folder (split by the date in the
 file names, IMG_YYYYMMDD_*, so ``--train A`` learns from the first day and is scored on the

@@ -17,7 +17,9 @@ frames, reproducibly from a seed, with the truth of every die in them:
   labelled photos and laid on the new table with a shadow;
 * **things on the table**: coins, rings, tokens, pawns, card edges, crumbs;
 * **the room**: a hand or a sleeve reaching in from an edge, cast shadows, warm, cold or dim
-  light, light fall-off, motion blur, noise, JPEG, and a camera tilted up to 45 degrees.
+  light, light fall-off, motion blur, noise, JPEG, and a camera tilted up to 45 degrees
+  (the border the tilt opens is filled with the frame's mirror image, and the copies of
+  dice it shows there are marked as neither a die nor a phantom: ``mirror_copies``).
 
 The same seed gives the same frames everywhere (no OpenCV font is used). Training scripts
 (``calibration/train_dice_detector.py``, ``calibration/train_face_model.py``) learn from

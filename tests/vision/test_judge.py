@@ -144,8 +144,10 @@ def test_a_reading_is_as_sure_as_die_and_face_together() -> None:
     assert all((d.face == "?") == (d.confidence < reader.unknown_below) for d in dice)
 
 
-@pytest.mark.parametrize("family", ["paper", "pattern"])
-def test_the_judge_turns_down_print_that_the_networks_take_for_dice(family: str) -> None:
+# The networks alone take a few places of print for dice on paper, many on polka dots.
+@pytest.mark.parametrize(("family", "least"), [("paper", 3), ("pattern", 20)])
+def test_the_judge_turns_down_print_that_the_networks_take_for_dice(family: str,
+                                                                    least: int) -> None:
     # Held-apart scenes (seeds no training used) of busy printed tables.
     frames = list(domains(None, frames=12)[f"render-{family}"]())
     alone, judged = DiceReader("d6", judge=False), DiceReader("d6")
@@ -154,12 +156,16 @@ def test_the_judge_turns_down_print_that_the_networks_take_for_dice(family: str)
     for image, item in frames:
         truth = [type("T", (), {"x": b.cx, "y": b.cy, "side": b.w / 1.15, "face": b.face})()
                  for b in item.boxes]
-        phantoms["alone"] += extra_dice(alone.read(image), truth)
-        got = judged.read(image)
+
+        def counted(dice, item=item):  # a mirrored copy at the border is neither
+            return [d for d in dice if not any(g.contains(d.x, d.y, 0.1) for g in item.ignore)]
+
+        phantoms["alone"] += extra_dice(counted(alone.read(image)), truth)
+        got = counted(judged.read(image))
         phantoms["judged"] += extra_dice(got, truth)
         found += len(got) - extra_dice(got, truth)
-    assert phantoms["alone"] >= 5
-    assert phantoms["judged"] <= phantoms["alone"] / 2, phantoms
+    assert phantoms["alone"] >= least
+    assert phantoms["judged"] <= phantoms["alone"] / 3, phantoms
     assert found >= 0.6 * sum(len(item.boxes) for _, item in frames)
 
 
