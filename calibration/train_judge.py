@@ -293,7 +293,7 @@ def main() -> int:
     if args.leave_out and args.leave_out not in (*LEARNED_FAMILIES, "shoot-1", "shoot-2"):
         ap.error(f"--leave-out: one of {', '.join(LEARNED_FAMILIES)}, shoot-1, shoot-2")
     cv2.setNumThreads(1)
-    reader = DiceReader(args.dice)
+    reader = DiceReader(args.dice, judge=False)  # mines what the networks see, unjudged
     faces = list(reader.set.faces)
     if args.cache and Path(args.cache).exists():
         with np.load(args.cache) as z:

@@ -171,7 +171,9 @@ class Judge:
         return cls(path) if path.exists() else None
 
     def matches(self, finder: str, faces: str) -> bool:
-        return self.fingerprints == {"finder": finder, "faces": faces}
+        """Taught on these very networks, and on the inputs this code measures."""
+        named = list(self.data.get("inputs", []))[-len(EXTRA):]
+        return self.fingerprints == {"finder": finder, "faces": faces} and named == list(EXTRA)
 
     def die_logit(self, x: np.ndarray) -> np.ndarray:
         """The uncalibrated die logit of each row of ``x``."""

@@ -13,6 +13,7 @@ import pytest
 from companion.vision import DiceReader
 from companion.vision.domains import alter, domains
 from companion.vision.judge import (
+    EXTRA,
     Judge,
     expected_calibration_error,
     fit_platt,
@@ -126,6 +127,16 @@ def test_the_shipped_judge_is_fitted_on_the_shipped_networks() -> None:
 def test_a_judge_taught_on_other_networks_is_not_used(tmp_path) -> None:
     data = json.loads(Judge.for_set("d6").path.read_text(encoding="utf-8"))
     data["fingerprints"]["finder"] = "0" * 16
+    path = tmp_path / "judge.json"
+    path.write_text(json.dumps(data), encoding="utf-8")
+    assert DiceReader("d6", judge=path).judge is None
+
+
+def test_a_judge_taught_on_other_inputs_is_not_used(tmp_path) -> None:
+    # Same networks, but the judge was fitted when the code measured other things of a place
+    # (a column fewer): its weights would read the wrong columns.
+    data = json.loads(Judge.for_set("d6").path.read_text(encoding="utf-8"))
+    data["inputs"] = [n for n in data["inputs"] if n != EXTRA[-2]]
     path = tmp_path / "judge.json"
     path.write_text(json.dumps(data), encoding="utf-8")
     assert DiceReader("d6", judge=path).judge is None
