@@ -33,7 +33,6 @@ from .scenes import (
     HELD_SEEDS,
     PhotoDie,
     SceneMaker,
-    mirror_copies,
     photo_dice,
     scene_item,
 )
@@ -110,6 +109,26 @@ def alter(image: np.ndarray, item: LabeledImage, rng: np.random.Generator) -> Fr
               for x, y in mirror_copies(a.cx, a.cy, m, w, h, margin=b.w)]
     return out, LabeledImage(item.image, tuple(boxes),
                              tuple(move(b) for b in item.ignore) + tuple(copies))
+
+
+def mirror_copies(x: float, y: float, hmat: np.ndarray, w: int, h: int, margin: float = 0.0
+                  ) -> list[tuple[float, float]]:
+    """Where the point ``(x, y)`` of a ``w`` x ``h`` frame shows again once the frame is
+    warped by ``hmat`` with ``cv2.BORDER_REFLECT`` (within ``margin`` of the frame: a die
+    there shows in part): the warp fills what lies outside the frame with the frame's
+    mirror image, so a die near an edge is seen twice (three or four times near a corner)."""
+    out = []
+    for vx in (x, -1.0 - x, 2.0 * w - 1.0 - x):
+        for vy in (y, -1.0 - y, 2.0 * h - 1.0 - y):
+            if vx == x and vy == y:
+                continue
+            px, py, pw = hmat @ np.array([vx, vy, 1.0])
+            if pw <= 1e-9:
+                continue
+            px, py = px / pw, py / pw
+            if -margin <= px < w + margin and -margin <= py < h + margin:
+                out.append((float(px), float(py)))
+    return out
 
 
 def domains(dev: str | Path | None, frames: int = 30, seed: int = 0,

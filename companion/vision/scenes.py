@@ -18,8 +18,8 @@ frames, reproducibly from a seed, with the truth of every die in them:
 * **things on the table**: coins, rings, tokens, pawns, card edges, crumbs;
 * **the room**: a hand or a sleeve reaching in from an edge, cast shadows, warm, cold or dim
   light, light fall-off, motion blur, noise, JPEG, and a camera tilted up to 45 degrees
-  (the border the tilt opens is filled with the frame's mirror image, and the copies of
-  dice it shows there are marked as neither a die nor a phantom: ``mirror_copies``).
+  (the border the tilt opens shows more of the bare table: the table's mirror image, without
+  the dice, things and hands on it).
 
 The same seed gives the same frames everywhere (no OpenCV font is used). Training scripts
 (``calibration/train_dice_detector.py``, ``calibration/train_face_model.py``) learn from
@@ -741,6 +741,7 @@ class SceneMaker:
         h, w = height, width
         family = family or self.families[int(rng.integers(len(self.families)))]
         img = TABLES[family](h, w, rng).astype(np.float32)
+        bare = img.copy()  # the table alone: what a tilted camera sees beyond the frame
         side = die_side or float(np.exp(rng.uniform(np.log(self.sides[0]),
                                                     np.log(self.sides[1]))))
         if n_dice is None:
@@ -806,13 +807,15 @@ class SceneMaker:
                 else:
                     keep.append(d)
             dice = keep
-        img = self._room(img, side)
-        img, dice, ignore = self._tilt(img, dice, ignore)
+        # The room's light falls on the table beyond the frame as on the frame.
+        img, bare = np.split(self._room(np.concatenate([img, bare], axis=2), side), 2, axis=2)
+        img, dice, ignore = self._tilt(img, dice, ignore, bare)
         img = self._camera(img, side)
         return Scene(img, dice, family, ignore)
 
     def _room(self, img: np.ndarray, side: float) -> np.ndarray:
-        """Cast shadows, the light's colour and level, light fall-off."""
+        """Cast shadows, the light's colour and level, light fall-off (on images stacked
+        along the channels, three each, alike)."""
         rng = self.rng
         h, w = img.shape[:2]
         if rng.random() < 0.4:  # a cast shadow: a person, a lamp shade, a box
@@ -832,14 +835,15 @@ class SceneMaker:
             gain = np.array([1.15, rng.uniform(0.95, 1.05), rng.uniform(0.7, 0.9)], np.float32)
         else:
             gain = rng.uniform(0.9, 1.1, 3).astype(np.float32)
-        img *= gain
+        img *= np.tile(gain, img.shape[2] // 3)
         dim = (0.35, 1.3) if self.harsh else (0.6, 1.2)
         level = rng.uniform(*dim) if rng.random() < 0.3 else rng.uniform(0.8, 1.15)
         img = 255.0 * (np.clip(img * level, 0, 255) / 255.0) ** rng.uniform(0.8, 1.5)
         return img
 
-    def _tilt(self, img: np.ndarray, dice: list[SceneDie], ignore):
-        """The camera tilted by up to ``tilt`` degrees: the far side shrinks."""
+    def _tilt(self, img: np.ndarray, dice: list[SceneDie], ignore, bare: np.ndarray):
+        """The camera tilted by up to ``tilt`` degrees: the far side shrinks, and the border
+        it opens shows ``bare`` (the table without dice) mirrored at the frame's edges."""
         rng = self.rng
         if self.tilt <= 0 or rng.random() < 0.5:
             return img, dice, ignore
@@ -861,6 +865,13 @@ class SceneMaker:
         hmat = cv2.getPerspectiveTransform(src, dst.astype(np.float32))
         out = cv2.warpPerspective(img, hmat, (w, h), flags=cv2.INTER_LINEAR,
                                   borderMode=cv2.BORDER_REFLECT)
+        # Mirrored, the frame would show a die near an edge again in the border: a real-looking
+        # die nobody rolled. Beyond the frame, the bare table is shown instead.
+        beyond = cv2.warpPerspective(bare, hmat, (w, h), flags=cv2.INTER_LINEAR,
+                                     borderMode=cv2.BORDER_REFLECT)
+        inside = cv2.warpPerspective(np.ones((h, w), np.float32), hmat, (w, h),
+                                     flags=cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT)
+        out = out * inside[..., None] + beyond * (1 - inside[..., None])
         moved = []
         box = []
         for d in dice:
@@ -873,10 +884,6 @@ class SceneMaker:
                 moved.append(SceneDie(float(p[0][0]), float(p[0][1]), s, d.face, d.source))
             else:  # a piece of a die at the edge: neither a die to read nor a phantom
                 box.append((p[0][0] - s, p[0][1] - s, p[0][0] + s, p[0][1] + s))
-            # The border is filled with the frame's mirror image: a die near an edge shows
-            # there again (whole or in part), neither a labelled die nor a phantom either.
-            box += [(x - s, y - s, x + s, y + s)
-                    for x, y in mirror_copies(d.x, d.y, hmat, w, h, margin=s)]
         for x0, y0, x1, y1 in ignore:
             q = cv2.perspectiveTransform(np.float32([[[x0, y0]], [[x1, y1]]]), hmat)[:, 0]
             box.append((float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()),
@@ -904,26 +911,6 @@ class SceneMaker:
                                                  int(rng.integers(quality, 90))])
             out = cv2.imdecode(buf, cv2.IMREAD_COLOR)
         return out
-
-
-def mirror_copies(x: float, y: float, hmat: np.ndarray, w: int, h: int, margin: float = 0.0
-                  ) -> list[tuple[float, float]]:
-    """Where the point ``(x, y)`` of a ``w`` x ``h`` frame shows again once the frame is
-    warped by ``hmat`` with ``cv2.BORDER_REFLECT`` (within ``margin`` of the frame: a die
-    there shows in part): the warp fills what lies outside the frame with the frame's
-    mirror image, so a die near an edge is seen twice (three or four times near a corner)."""
-    out = []
-    for vx in (x, -1.0 - x, 2.0 * w - 1.0 - x):
-        for vy in (y, -1.0 - y, 2.0 * h - 1.0 - y):
-            if vx == x and vy == y:
-                continue
-            px, py, pw = hmat @ np.array([vx, vy, 1.0])
-            if pw <= 1e-9:
-                continue
-            px, py = px / pw, py / pw
-            if -margin <= px < w + margin and -margin <= py < h + margin:
-                out.append((float(px), float(py)))
-    return out
 
 
 def scene_item(scene: Scene, name: str = "scene") -> LabeledImage:

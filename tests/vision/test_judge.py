@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from companion.vision import DiceReader
-from companion.vision.domains import alter, domains
+from companion.vision.domains import alter, domains, mirror_copies
 from companion.vision.judge import (
     EXTRA,
     Judge,
@@ -23,7 +23,7 @@ from companion.vision.judge import (
     softmax,
 )
 from companion.vision.labeled import Box, LabeledImage
-from companion.vision.scenes import FAMILIES, HELD_SEEDS, SceneMaker, mirror_copies
+from companion.vision.scenes import FAMILIES, HELD_SEEDS, SceneDie, SceneMaker
 from companion.vision.targets import pooled
 
 from .conftest import extra_dice
@@ -52,9 +52,9 @@ def _bright_spots(image: np.ndarray) -> np.ndarray:
 
 
 def test_a_tilted_frame_s_mirrored_border_shows_no_die_unaccounted_for() -> None:
-    # A tilted camera's frame is filled at its border with the frame's mirror image, so a die
-    # near an edge shows twice, or four times near a corner: every copy must be known, or
-    # the scenes teach and score a real-looking die as a phantom.
+    # An altered photo's tilted frame is filled at its border with the photo's mirror image,
+    # so a die near an edge shows twice, or four times near a corner: every copy must be
+    # known, or the protocol scores a real-looking die as a phantom.
     w, h = 320, 240
     src = np.zeros((h, w), np.float32)
     x, y = 20.0, 30.0
@@ -70,6 +70,27 @@ def test_a_tilted_frame_s_mirrored_border_shows_no_die_unaccounted_for() -> None
         assert min(np.hypot(sx - px, sy - py) for px, py in [tuple(moved), *copies]) < 2
     # A point in the middle has no copy in the frame.
     assert mirror_copies(w / 2, h / 2, hmat, w, h) == []
+
+
+def test_a_tilted_scene_shows_the_bare_table_beyond_its_frame_and_no_die_twice() -> None:
+    # A scene knows its table without the dice: the border a tilt opens shows that table,
+    # so no die nobody rolled appears there (a mirror image of the frame would show one).
+    w, h = 320, 240
+    image = np.zeros((h, w, 3), np.float32)
+    cv2.rectangle(image, (6, 8), (26, 28), (255, 255, 255), -1)
+    bare = np.zeros_like(image)
+    tilted = 0
+    for seed in range(12):
+        maker = SceneMaker(seed=seed, tilt=45.0)
+        out, dice, ignore = maker._tilt(image.copy(), [SceneDie(16, 18, 20, "1", "render")],
+                                        [], bare)
+        if out is image or np.array_equal(out, image):
+            continue  # not tilted this time
+        tilted += 1
+        spots = _bright_spots(out)
+        assert len(dice) == 1 and ignore == [] and len(spots) == 1
+        assert np.hypot(spots[0][0] - dice[0].x, spots[0][1] - dice[0].y) < 3
+    assert tilted >= 3
 
 
 def test_an_altered_photo_marks_the_mirrored_copies_of_its_dice_as_neither() -> None:
