@@ -182,13 +182,13 @@ def render_sample(rng, other_dice=0.0, sides=0.0):
     return image, dice, []
 
 
-def scene_sample(maker: SceneMaker, rng):
+def scene_sample(maker: SceneMaker, rng, pairs: float = 0.0):
     """A domain-randomised table (``companion.vision.scenes``, of the --families given),
     with real dice cut from the photos and rendered ones, clutter, hands,
     shadows, light and a tilted camera. Most of what is on these tables is not a die."""
     large = rng.random() < LARGE_SHARE
     side = float(rng.uniform(*(LARGE if large else SIZES)))
-    scene = maker.render(CROP, CROP, die_side=side,
+    scene = maker.render(CROP, CROP, die_side=side, pairs=pairs,
                          n_dice=int(rng.integers(0, 3 if large else 12)))
     dice = [(d.x, d.y, d.side) for d in scene.dice]
     return scene.image, dice, list(scene.ignore)
@@ -291,6 +291,9 @@ def main() -> int:
     ap.add_argument("--sides", type=float, default=0.5,
                     help="renders: largest lean of a die's top over its base (sides seen "
                          "by a low camera), as a share of the die side")
+    ap.add_argument("--pairs", type=float, default=0.0,
+                    help="chance that a scene die is laid against one already down (touching "
+                         "dice are where a finder gives one centre for two)")
     ap.add_argument("--scenes", type=float, default=0.4,
                     help="share of training samples that are domain-randomised tables "
                          "(companion.vision.scenes), taken from the renders' and photos' shares")
@@ -348,7 +351,7 @@ def main() -> int:
         for _ in range(args.batch):
             roll = rng.random()
             if families and roll < args.scenes:
-                crop, d, g = scene_sample(maker, rng)
+                crop, d, g = scene_sample(maker, rng, args.pairs)
             elif photos and (roll - args.scenes) / (1 - args.scenes) >= args.renders:
                 img, dice, ign, *_ = photos[int(rng.integers(len(photos)))]
                 crop, d, g = photo_sample(img, dice, ign, rng)

@@ -736,7 +736,10 @@ class SceneMaker:
     # -- public ----------------------------------------------------------------------
     def render(self, width: int = 640, height: int = 480, n_dice: int | None = None,
                family: str | None = None, die_side: float | None = None,
-               touching: float = 0.2) -> Scene:
+               touching: float = 0.2, pairs: float = 0.0) -> Scene:
+        """A frame with its truth. ``touching``: the chance a die that lands against
+        another stays there; ``pairs``: the chance a die is laid against one already down
+        (dice that touch, which a finder may take for one)."""
         rng = self.rng
         h, w = height, width
         family = family or self.families[int(rng.integers(len(self.families)))]
@@ -754,6 +757,13 @@ class SceneMaker:
             s = side * rng.uniform(0.9, 1.1)
             for _ in range(100):
                 x, y = rng.uniform(0.6 * s, w - 0.6 * s), rng.uniform(0.6 * s, h - 0.6 * s)
+                if pairs and dice and rng.random() < pairs:
+                    d = dice[int(rng.integers(len(dice)))]
+                    a, r = rng.uniform(0, 2 * np.pi), rng.uniform(0.55, 0.7) * (s + d.side)
+                    x = float(np.clip(d.x + r * np.cos(a), 0.6 * s, w - 0.6 * s))
+                    y = float(np.clip(d.y + r * np.sin(a), 0.6 * s, h - 0.6 * s))
+                    if min(np.hypot(x - e.x, y - e.y) - 0.5 * (s + e.side) for e in dice) > 0:
+                        break  # against it, on no die
                 gap = min((np.hypot(x - d.x, y - d.y) - 0.72 * (s + d.side) for d in dice),
                           default=1e9)
                 if gap > 0 or (rng.random() < touching and gap > -0.2 * s):

@@ -108,6 +108,26 @@ def test_an_altered_photo_marks_the_mirrored_copies_of_its_dice_as_neither() -> 
         assert len(moved.ignore) == len(spots) - 1 >= 1
 
 
+def test_scenes_can_lay_dice_against_each_other_without_piling_them() -> None:
+    # Touching dice are where a finder gives one centre for two: the finder's scenes can ask
+    # for more of them; the dice touch but none lies on another.
+    def touching(pairs: float) -> tuple[int, float]:
+        maker = SceneMaker(seed=4, tilt=0.0, hands=0.0)
+        close, nearest = 0, np.inf
+        for _ in range(6):
+            dice = maker.render(320, 320, n_dice=8, die_side=30, pairs=pairs).dice
+            for i, a in enumerate(dice):
+                for b in dice[i + 1:]:
+                    gap = np.hypot(a.x - b.x, a.y - b.y) / (0.5 * (a.side + b.side))
+                    close += gap < 1.45
+                    nearest = min(nearest, gap)
+        return close, nearest
+
+    few, _ = touching(0.0)
+    many, nearest = touching(0.5)
+    assert many >= few + 10 and nearest > 1.0
+
+
 def test_ordinary_scenes_keep_dice_of_a_usual_size_and_a_mild_tilt() -> None:
     maker = SceneMaker(seed=2, harsh=False)
     assert maker.sides == (20.0, 64.0) and maker.tilt == 30.0
