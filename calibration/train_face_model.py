@@ -178,6 +178,9 @@ def main() -> int:
     ap.add_argument("--scene-negatives", type=int, default=6,
                     help="places per scene the finder proposes where no die lies (wood grain, "
                          "print, art), the surest first, taught as not a die")
+    ap.add_argument("--scene-other-sets", action="store_true",
+                    help="d6: the scenes' rendered dice also show the titles' numerals and "
+                         "symbols, taught as not a d6 face (printed numbers are no pips)")
     ap.add_argument("--epochs", type=int, default=None, help="d6: 30, rendered sets: 14")
     ap.add_argument("--checkpoint-every", type=int, default=5,
                     help="write the network so far beside --out every so many epochs "
@@ -267,7 +270,8 @@ def main() -> int:
             xn, yn = arrays(scene_crops(args.scenes, seed=200_000 + args.seed * 1000,
                                         photo=bank, families=families,
                                         copies=args.scene_copies,
-                                        negatives=args.scene_negatives))
+                                        negatives=args.scene_negatives,
+                                        other_sets=args.scene_other_sets))
         n_photo = len(xr)
         x = np.concatenate([xr, xs, xn])
         y = np.concatenate([yr, ys, yn])

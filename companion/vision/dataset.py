@@ -305,7 +305,8 @@ def synthetic_crops(set_name: str, n_frames: int, seed: int = 0, copies: int = 1
 def scene_crops(n_frames: int, seed: int = 0, photo: Sequence = (),
                 families: Sequence[str] | None = None, copies: int = 2, negatives: int = 6,
                 table_pieces: int = 2, harsh: float = 2 / 3, width: int = 640,
-                height: int = 480) -> Iterator[tuple[np.ndarray, str]]:
+                height: int = 480, other_sets: bool = False
+                ) -> Iterator[tuple[np.ndarray, str]]:
     """Yield (crop, face) from domain-randomised d6 tables (``scenes.SceneMaker`` of the
     ``families`` given, by default those the reader learns: never the held ones), cut where
     the reader's finder finds each die, as at reading time (where it misses one, from the
@@ -317,15 +318,18 @@ def scene_crops(n_frames: int, seed: int = 0, photo: Sequence = (),
     die per frame taught as ``"none"`` (the surest first: grain, print and art it takes for
     a die); ``table_pieces`` pieces of empty table per frame, most with specks. A share
     ``harsh`` of the frames come from the generator's whole range of light and camera, the
-    rest look like ordinary photos of a game night. Seeds stay under ``scenes.HELD_SEEDS``,
-    which scoring keeps for itself."""
+    rest look like ordinary photos of a game night. ``other_sets``: some rendered dice show
+    the titles' numerals and symbols instead of pips, taught as ``"none"`` (not a d6 face:
+    a pip reader must not take a printed number for a die). Seeds stay under
+    ``scenes.HELD_SEEDS``, which scoring keeps for itself."""
     from .scenes import HELD_SEEDS, LEARNED_FAMILIES, SceneMaker
 
     if seed + 200 >= HELD_SEEDS:
         raise ValueError(f"scene seeds from {HELD_SEEDS} up are kept for scoring")
     families = tuple(families or LEARNED_FAMILIES)
     makers = [SceneMaker(seed=seed + 100 * k, families=families, photo=photo,
-                         photo_share=0.5, d6_only=True, harsh=k == 0) for k in (0, 1)]
+                         photo_share=0.5, d6_only=not other_sets, harsh=k == 0)
+              for k in (0, 1)]
     rng = np.random.default_rng(seed + 7)
     for _ in range(n_frames):
         maker = makers[int(rng.random() >= harsh)]
@@ -338,18 +342,17 @@ def scene_crops(n_frames: int, seed: int = 0, photo: Sequence = (),
         matched, extra = match_blobs(blobs, boxes)
         by_box = {k: blobs[i] for i, k in matched.items()}
         for k, d in enumerate(scene.dice):
-            if d.face is None:
-                continue
+            face = NONE if d.face is None else d.face  # None: a die of another set
             b = by_box.get(k)
             cx, cy, side, ang = (b.cx, b.cy, min(b.w, b.h), b.angle) if b else (
                 d.x, d.y, d.side, float(rng.uniform(0, 360)))
             for c in range(copies):
                 if c == 0:
-                    yield jittered_crop(image, cx, cy, side, ang, rng, jitter=False), d.face
+                    yield jittered_crop(image, cx, cy, side, ang, rng, jitter=False), face
                 elif c % 2 == 1:
-                    yield _fit_jittered(image, cx, cy, side, ang, rng), d.face
+                    yield _fit_jittered(image, cx, cy, side, ang, rng), face
                 else:
-                    yield jittered_crop(image, cx, cy, side, ang, rng, jitter=True), d.face
+                    yield jittered_crop(image, cx, cy, side, ang, rng, jitter=True), face
         # A second centre on a die (a large die found twice) is not "not a die".
         wrong = [blobs[i] for i in extra
                  if not any(g.contains(blobs[i].cx, blobs[i].cy, 0.1) for g in ignore)

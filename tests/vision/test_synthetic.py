@@ -297,3 +297,18 @@ def test_a_sure_find_barely_called_not_a_die_is_reported_unsure() -> None:
     assert len(dice) == 3 and {d.face for d in dice} == {"?"}
     reader.classifier = Says(0.9)
     assert reader.read(image) == []
+
+
+def test_scene_crops_can_teach_other_sets_dice_as_no_d6_face() -> None:
+    # A d6 reader must not take a printed number for a pip face: with ``other_sets`` the
+    # scenes' rendered dice also show numerals and symbols, and those are taught as "none".
+    from companion.vision.dataset import NONE, scene_crops
+
+    def faces(other: bool) -> list[str]:
+        return [face for _, face in scene_crops(6, seed=11, families=("felt",), copies=1,
+                                                 negatives=0, table_pieces=0,
+                                                 other_sets=other)]
+
+    plain, mixed = faces(False), faces(True)
+    assert plain and NONE not in plain  # only dice, no negatives asked for
+    assert mixed.count(NONE) >= 1 and len(set(mixed) - {NONE}) >= 3
