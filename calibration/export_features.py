@@ -32,6 +32,21 @@ def export(model: Path) -> Path:
     return out
 
 
+def main(argv: list[str]) -> int:
+    import argparse
+
+    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    ap.add_argument("models", nargs="*", default=["companion/vision/models/d6_faces.onnx"],
+                    help="face networks (.onnx) to cut; each gives NAME.features.onnx")
+    args = ap.parse_args(argv)
+    for arg in args.models:
+        model = Path(arg)
+        if not model.is_file():
+            raise SystemExit(f"{model}: no such face network (an .onnx file written by "
+                             "calibration/train_face_model.py)")
+        print("wrote", export(model))
+    return 0
+
+
 if __name__ == "__main__":
-    for arg in sys.argv[1:] or ["companion/vision/models/d6_faces.onnx"]:
-        print("wrote", export(Path(arg)))
+    sys.exit(main(sys.argv[1:]))

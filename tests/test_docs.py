@@ -4,7 +4,11 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
+import sys
 from pathlib import Path
+
+import pytest
 
 from companion.cli import main
 
@@ -80,3 +84,21 @@ def test_every_pack_block_in_the_docs_is_toml():
     for name, line, text in packs:
         body = re.sub(r"^\.\.\..*$", "", text, flags=re.M)  # an elision mark in an example
         assert tomllib.loads(body)["pack"], f"{name}:{line}"
+
+
+@pytest.mark.parametrize("script", sorted(
+    p.relative_to(ROOT).as_posix()
+    for p in [*(ROOT / "calibration").glob("*.py"), *(ROOT / "scripts").glob("*.py")]))
+def test_every_script_answers_help_without_training_libraries(script):
+    # A maker reads --help before installing torch: it must print usage, not a traceback.
+    out = subprocess.run([sys.executable, script, "--help"], cwd=ROOT, capture_output=True,
+                         text=True, timeout=120)
+    assert out.returncode == 0, out.stderr
+    assert "usage:" in out.stdout and "Traceback" not in out.stderr
+
+
+def test_export_features_names_a_missing_network():
+    out = subprocess.run([sys.executable, "calibration/export_features.py", "no-such.onnx"],
+                         cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert out.returncode != 0
+    assert "no-such.onnx: no such face network" in out.stderr
