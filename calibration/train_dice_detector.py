@@ -18,7 +18,8 @@ falls. Reading needs only OpenCV (``cv2.dnn``); training needs torch:
 The shipped finder learned four table families: patterned cloth came later, and the finder
 taught again with it found fewer dev dice (docs/vision.md), so it was kept as it was. It was
 taught again with these two commands once the scenes marked the mirrored copies of dice at a
-tilted frame's border, which the version before learned as no die.
+tilted frame's border, which the version before learned as no die (the scenes now show the
+bare table in that border instead, so the same commands teach slightly other scenes today).
 
 Reproducible from public inputs: the YOLO-labelled photo folder (split by the date in the
 file names, IMG_YYYYMMDD_*, so ``--train A`` learns from the first day and is scored on the

@@ -13,7 +13,8 @@ name (IMG_YYYYMMDD_*), so a model can be trained on one day and scored on the ot
         --dev ../shared/data/dice-photos/d6-tray-dev --train all --threads 1 \
         --init d6.onnx --rest 1.0 --lr 1e-3 --epochs 5 --cache d6-crops5.npz --out d6-5.onnx
     # then 5 more once the scenes marked the mirrored copies of dice at a tilted frame's
-    # border (the two runs above taught them as "not a die"), cut by the shipped finder
+    # border (the two runs above taught them as "not a die"), cut by the shipped finder;
+    # the scenes now show the bare table in that border instead of marking copies
     python calibration/train_face_model.py --dice d6 \
         --dev ../shared/data/dice-photos/d6-tray-dev --train all --threads 1 \
         --init d6-5.onnx --rest 1.0 --lr 1e-3 --epochs 5 --cache d6-crops6.npz \
