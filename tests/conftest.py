@@ -2,7 +2,15 @@
 
 from __future__ import annotations
 
+import os
+
 import pytest
+
+# The suite runs two workers on two cores: threads of the numerical libraries (and of the
+# commands the tests start) would only fight over them. Set before numpy or OpenCV load.
+for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
+             "OPENCV_FOR_THREADS_NUM"):
+    os.environ.setdefault(_var, "1")
 
 
 @pytest.fixture
