@@ -326,16 +326,24 @@ def _fit_focal(x: np.ndarray, centre: np.ndarray, heat: np.ndarray, weight: np.n
     the layer is small and the cells many)."""
     w0 = w0.astype(np.float32)
     w, b = w0.copy(), np.float32(b0)
-    heat, weight = heat.astype(np.float32), weight.astype(np.float32)
     n = max(int(centre.sum()), 1)
+    # Centres and the rest take different gradients; each cell's constant factor is worked
+    # out once, and cells of no weight (ignore boxes) are left out.
+    pos, neg = centre & (weight > 0), ~centre & (weight > 0)
+    x_pos, x_neg = x[pos], x[neg]
+    c_pos = (weight[pos] / n).astype(np.float32)
+    c_neg = ((1 - heat[neg]) ** 4 * weight[neg] / n).astype(np.float32)
     m, v = np.zeros(len(w) + 1, np.float32), np.zeros(len(w) + 1, np.float32)
     for t in range(1, steps + 1):
-        p = np.clip(_sigmoid(x @ w + b), 1e-4, 1 - 1e-4)
         # d(focal loss)/d(logit): centres pull up, the rest down unless near a centre
-        g_pos = -((1 - p) ** 3) + 2 * (1 - p) * p * np.log(p)
-        g_neg = (1 - heat) ** 4 * (p ** 3 - 2 * p * p * (1 - p) * np.log(1 - p))
-        g = np.where(centre, g_pos, g_neg) * weight / n
-        grad = np.concatenate([x.T @ g + pull * (w - w0), [g.sum() + pull * (b - b0)]]
+        p = np.clip(_sigmoid(x_pos @ w + b), 1e-4, 1 - 1e-4)
+        q = 1 - p
+        g_pos = c_pos * (2 * q * p * np.log(p) - q * q * q)
+        p = np.clip(_sigmoid(x_neg @ w + b), 1e-4, 1 - 1e-4)
+        q = 1 - p
+        g_neg = c_neg * (p * p * (p - 2 * q * np.log(q)))
+        grad = np.concatenate([x_pos.T @ g_pos + x_neg.T @ g_neg + pull * (w - w0),
+                               [g_pos.sum() + g_neg.sum() + pull * (b - b0)]]
                               ).astype(np.float32)
         m = 0.9 * m + 0.1 * grad
         v = 0.999 * v + 0.001 * grad * grad
