@@ -17,6 +17,9 @@ import numpy as np
 from .reader import DiceReader, FrameResult
 from .types import Die, Reading
 
+# Share of a frame's pixels that must change for it to be taken as tumbling unread.
+TUMBLING_SHARE = 0.01
+
 
 class MotionMeter:
     """How much changed since the previous frame, in pixels at a fixed small scale.
@@ -228,6 +231,16 @@ class SettleWatcher:
         if frame is not None:
             self.background = frame.astype(np.float32)
 
+    def _tumbling(self, motion: float, frame: np.ndarray) -> bool:
+        """Whether the frame moved so much that any reading of it would count as moving: over
+        four times the still bound at the last die size, and over a hundredth of the frame
+        (so a noisy camera over an empty tray, where the die size is unknown, is still read)."""
+        if self.last is None or not np.isfinite(motion):
+            return False
+        side = max(self.last.die_side, 1.0)
+        return motion > max(4 * self.settler.still * side * side,
+                            TUMBLING_SHARE * frame.shape[0] * frame.shape[1])
+
     def feed(self, frame: np.ndarray) -> Reading | None:
         motion = self.motion.feed(frame)
         # Motion is measured on the small frame; bring it back to frame pixels.
@@ -242,6 +255,15 @@ class SettleWatcher:
             told["expected"] = self.expected
         if bg is not None:
             told["background"] = np.clip(bg, 0, 255).astype(np.uint8)
+        if self._tumbling(motion, frame):
+            # Dice tumbling or a hand sweeping through: the settler drops this frame's
+            # reading whatever it holds, so the frame is not read (the Pi's time and heat).
+            side = self.last.die_side if self.last is not None else 1.0
+            result = FrameResult((), self.obstruction.feed(frame, side, False), side, 0.0,
+                                 self.expected, None)
+            self.last = result
+            self._before_roll = False
+            return self.settler.update(result, motion, self._index)
         result = self.reader.analyse(frame, **told)
         side = max(result.die_side, 1.0)
         still = motion <= self.settler.still * side * side

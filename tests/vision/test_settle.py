@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import numpy as np
+
 from companion.vision import DiceReader, Settler, SettleWatcher, SyntheticSource
 from companion.vision.reader import FrameResult
 from companion.vision.types import Die
@@ -84,3 +86,40 @@ def test_hand_passing_over_settled_dice_does_not_repeat_the_roll() -> None:
     # A new roll (other places) is announced.
     assert [s.update(result("2", "4", shift=60), motion=0) is not None
             for _ in range(2)] == [False, True]
+
+
+def test_tumbling_frames_are_not_read_and_the_rolls_are_the_same() -> None:
+    # A frame that moved far more than any still bound is dropped by the settler whatever it
+    # reads, so the watcher does not read it; still frames (and a noisy empty tray) are read.
+    def run(skip: bool) -> tuple[list[list[str]], int]:
+        src = SyntheticSource("d6", n_dice=3, seed=8, roll_frames=4, settle_frames=6)
+        watcher = SettleWatcher(DiceReader("d6"))
+        if not skip:
+            watcher._tumbling = lambda motion, frame: False  # type: ignore[method-assign]
+        reads = 0
+        analyse = watcher.reader.analyse
+
+        def counted(*args, **kwargs):
+            nonlocal reads
+            reads += 1
+            return analyse(*args, **kwargs)
+
+        watcher.reader.analyse = counted  # type: ignore[method-assign]
+        found = [sorted(r.faces()) for _ in range(40)
+                 if (r := watcher.feed(src.read().image)) is not None]
+        return found, reads
+
+    skipped, read_skipping = run(skip=True)
+    every, read_all = run(skip=False)
+    assert len(skipped) == 4 and skipped == every
+    assert read_all == 40 and read_skipping <= 40 - 3 * 4, read_skipping
+
+    # A small change over an empty tray (a flickering light on a patch smaller than a
+    # hundredth of the frame) is not tumbling: every frame is read.
+    watcher = SettleWatcher(DiceReader("d6"))
+    tray = np.full((480, 640, 3), 120, np.uint8)
+    for k in range(6):
+        frame = tray.copy()
+        frame[100:140, 100:140] = 200 if k % 2 else 60
+        watcher.feed(frame)
+        assert watcher.last is not None and watcher.last.ms > 0, k
