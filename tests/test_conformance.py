@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 import random
+import re
 
 import pytest
 from conformance import (
@@ -170,3 +171,31 @@ def test_the_boot_plate_fits(key):
 
     facts = titles.get(key).facts
     check_screens_fit([("boot", shared.boot(plate=(facts.plate or facts.name).upper()))])
+
+
+class _Leaky:
+    """An engine whose views show whatever ``shown`` holds (to check the check)."""
+
+    def __init__(self, shown: dict) -> None:
+        self.shown = shown
+
+    def secrets(self, state):
+        return {"A": ["card-7", 3], "B": ["card-17"]}
+
+    def view(self, state, player):
+        return self.shown.get(player, {"hand": ["x"]})
+
+
+@pytest.mark.parametrize("shown, leaked", [
+    ({None: {"log": ["A drew card-7"]}}, None),  # inside a longer text: not the card itself
+    ({None: {"deck": ["card-7"]}}, "public view shows A's secrets ['card-7']"),
+    ({"B": {"card-7": 1}}, "B's view shows A's secrets ['card-7']"),  # as a key too
+    ({"A": {"seen": "card-17"}}, "A's view shows B's secrets ['card-17']"),
+    ({"A": {"seen": ["card-17x", 3, "card-1"]}}, None),
+])
+def test_the_secrets_check_finds_a_secret_in_any_view(shown, leaked):
+    if leaked is None:
+        check_secrets_stay_hidden(_Leaky(shown), None)
+    else:
+        with pytest.raises(AssertionError, match=re.escape(leaked)):
+            check_secrets_stay_hidden(_Leaky(shown), None)
