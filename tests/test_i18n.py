@@ -165,16 +165,23 @@ def write_pseudo_catalogue(localedir: Path, language: str = "xx") -> None:
         write_mo(handle, catalog)
 
 
-@pytest.fixture
-def pseudo(tmp_path, monkeypatch):
-    """The pseudo-language "xx", installed as if it shipped with the companion."""
-    localedir = tmp_path / "locale"
+@pytest.fixture(scope="session")
+def pseudo_locale(tmp_path_factory):
+    """A locale folder with the pseudo-language "xx" and English (compiled once: reading
+    every marked message out of the code takes seconds)."""
+    localedir = tmp_path_factory.mktemp("pseudo") / "locale"
     write_pseudo_catalogue(localedir)
     for name in ("en",):  # English stays available, as it does in the package
         (localedir / name / "LC_MESSAGES").mkdir(parents=True)
         (localedir / name / "LC_MESSAGES" / "companion.mo").write_bytes(
             (i18n.LOCALE_DIR / name / "LC_MESSAGES" / "companion.mo").read_bytes())
-    monkeypatch.setattr(i18n, "LOCALE_DIR", localedir)
+    return localedir
+
+
+@pytest.fixture
+def pseudo(pseudo_locale, monkeypatch):
+    """The pseudo-language "xx", installed as if it shipped with the companion."""
+    monkeypatch.setattr(i18n, "LOCALE_DIR", pseudo_locale)
     monkeypatch.delenv(i18n.ENV, raising=False)
     yield "xx"
     i18n.set_language(None)

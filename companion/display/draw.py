@@ -159,7 +159,7 @@ def set_font(path: str | None) -> None:
     if path:
         ImageFont.truetype(str(path), SMALL)  # a bad file fails here, not in the middle of a game
     _font_file = str(path) if path else None
-    for cached in (font, cap_top, cap_height, line_height):
+    for cached in (font, cap_top, cap_height, line_height, text_width):
         cached.cache_clear()
 
 
@@ -229,6 +229,7 @@ def rule_sizes(where: Panel | None = None) -> tuple[int, int]:
     return size_for_cap(main_px), size_for_cap(other_px)
 
 
+@lru_cache(maxsize=8192)  # layouts measure the same words at the same sizes over and over
 def text_width(text: str, size: int, bold: bool = False) -> int:
     if not text:
         return 0
