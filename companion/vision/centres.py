@@ -240,7 +240,7 @@ def _item_targets(item: LabeledImage, shape: tuple[int, int], sx: float, sy: flo
 
 
 def fit_heat(items: Sequence[LabeledImage], model: str | Path = MODEL, pull: float = 1e-3,
-             steps: int = 1500, folds: int = 3,
+             steps: int = 500, folds: int = 3,
              progress: Callable[[int, int], None] | None = None) -> tuple[dict | None, dict]:
     """Teach the finder's heat layer on labelled photos; returns ``(heat, counts)``.
 
