@@ -841,7 +841,8 @@ def next_options(state: State, p: Player) -> list[str]:
     """The cards ``p`` may take as Next card: the dealt cards in hand, and the cards of the
     pack nobody holds of a kind ``p`` was dealt but has not named yet; the Temporal
     Displacement card only when nothing else is left."""
-    free = sorted(c for c in state.cards if c not in held(state))
+    taken = held(state)
+    free = sorted(c for c in state.cards if c not in taken)
     unknown = p.unknown or {}
 
     def named(kinds: set[str]) -> list[str]:

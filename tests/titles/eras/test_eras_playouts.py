@@ -101,13 +101,13 @@ def check_invariants(state: rules.State, views: bool = True) -> None:
                 assert not any(f'"{v}"' in shown for v in values), (observer, owner)
 
 
-def check_actions(state: rules.State, rng: random.Random) -> None:
+def check_actions(state: rules.State, rng: random.Random) -> str | None:
     """Legal actions exist unless the game is over; a sample of them applies, with a label."""
     legal = rules.legal_actions(state)
     who = rules.actor(state)
     if who == TERMINAL:
         assert legal == []
-        return
+        return None
     assert legal, f"no legal action for {who}"
     json.dumps(legal)
     if who == CHANCE:
@@ -122,6 +122,7 @@ def check_actions(state: rules.State, rng: random.Random) -> None:
         except RuleError as exc:  # pragma: no cover - reported with the action
             raise AssertionError(f"legal action {action} refused: {exc}") from exc
     assert snapshot(state) == before, "apply changed its input state"
+    return before  # the state's snapshot, for the caller's own check
 
 
 def playout(seed: int, players: int, bot, advanced: bool, pack, view_every: int = 1
@@ -133,10 +134,10 @@ def playout(seed: int, players: int, bot, advanced: bool, pack, view_every: int 
     for step in range(LIMIT):
         if rules.actor(state) == TERMINAL:
             break
-        check_actions(state, check_rng)
+        before = check_actions(state, check_rng)
         who = rules.actor(state)
         action = rules.sample_chance(state, rng) if who == CHANCE else bot(rules, state, rng)
-        old, before = state, snapshot(state)
+        old = state
         state, effects = rules.apply(old, action)
         assert snapshot(old) == before, f"apply({action}) changed its input state"
         json.dumps(action)

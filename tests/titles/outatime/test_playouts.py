@@ -70,13 +70,13 @@ def check_invariants(state: outatime.State, dealt: dict[str, list[str]]) -> None
     assert outatime.to_json(outatime.from_json(json.loads(json.dumps(data)))) == data
 
 
-def check_actions(state: outatime.State, rng: random.Random) -> None:
+def check_actions(state: outatime.State, rng: random.Random) -> str | None:
     """Legal actions exist unless the game is over, and every one of them applies."""
     legal = outatime.legal_actions(state)
     who = outatime.actor(state)
     if who == TERMINAL:
         assert legal == []
-        return
+        return None
     assert legal, f"no legal action for {who} in {outatime.to_json(state)}"
     if who == CHANCE:  # templates; a sampled outcome must apply
         candidates = [outatime.sample_chance(state, rng)]
@@ -89,6 +89,7 @@ def check_actions(state: outatime.State, rng: random.Random) -> None:
         except RuleError as exc:  # pragma: no cover - reported with the action
             raise AssertionError(f"legal action {action} refused: {exc}") from exc
     assert snapshot(state) == before, "apply changed its input state"
+    return before  # the state's snapshot, for the caller's own check
 
 
 def playout(seed: int, players: int, bot) -> tuple[list[dict], outatime.State]:
@@ -102,9 +103,8 @@ def playout(seed: int, players: int, bot) -> tuple[list[dict], outatime.State]:
         who = outatime.actor(state)
         if who == TERMINAL:
             break
-        check_actions(state, check_rng)
+        before = check_actions(state, check_rng)
         action = outatime.sample_chance(state, rng) if who == CHANCE else bot(outatime, state, rng)
-        before = snapshot(state)
         new, effects = outatime.apply(state, action)
         assert snapshot(state) == before, f"apply({action}) changed its input state"
         assert isinstance(effects, list)
