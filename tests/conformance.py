@@ -100,7 +100,7 @@ def check_secrets_stay_hidden(engine, state) -> None:
     public = _text(engine.view(state, None))
     views = {p: _text(engine.view(state, p)) for p in secrets}  # each player's once
     for owner, values in secrets.items():
-        hidden = [v for v in values if isinstance(v, str)]
+        hidden = [(v, json.dumps(v)) for v in values if isinstance(v, str)]
         leaked = _shown(hidden, public)
         assert not leaked, f"the public view shows {owner}'s secrets {leaked}"
         for other, shown in views.items():
@@ -115,10 +115,10 @@ def _text(view: Any) -> str:
     return json.dumps(view)
 
 
-def _shown(hidden: list[str], text: str) -> list[str]:
-    """The strings of ``hidden`` that are a text value or key of the view ``text`` (as JSON
-    strings: the quotes keep "7" from matching inside "17")."""
-    return sorted({v for v in hidden if json.dumps(v) in text})
+def _shown(hidden: list[tuple[str, str]], text: str) -> list[str]:
+    """The strings of ``hidden`` (each with its JSON form) that are a text value or key of the
+    view ``text`` (as JSON strings: the quotes keep "7" from matching inside "17")."""
+    return sorted({v for v, quoted in hidden if quoted in text})
 
 
 def check_winners(engine, state) -> None:

@@ -118,9 +118,9 @@ def test_live_off_prints_the_prompts_and_the_keys_as_text():
 def test_live_off_bots_print_what_is_asked_after_each_move():
     journal = Journal(":memory:")
     out = io.StringIO()
-    summary = run_demo(journal, 2, 7, None, stream=out, title="outatime")
+    # The first rolls are enough here; whole games are the demo tests' job.
+    run_demo(journal, 2, 7, None, stream=out, title="outatime", max_steps=60)
     text = out.getvalue()
-    assert summary["ended"]
     assert text.count("-> ") > 10 and " - ROLL! - 6 dice" in text
     journal.close()
 
