@@ -62,15 +62,18 @@ def playout(key: str, players: int, seed: int, bot=None, limit: int = PLAYOUT_LI
 # --------------------------------------------------------------------------- the checks
 
 
-def check_round_trip(engine, state) -> None:
+def check_round_trip(engine, state) -> str:
+    """The JSON form gives the same state back; returns it (the state's ``snapshot``)."""
     data = engine.to_json(state)
     text = json.dumps(data, sort_keys=True)
     again = engine.to_json(engine.from_json(json.loads(text)))
     assert json.dumps(again, sort_keys=True) == text, "to_json/from_json lose something"
+    return text
 
 
-def check_apply_is_pure(engine, state, action) -> None:
-    before = snapshot(engine, state)
+def check_apply_is_pure(engine, state, action, before: str | None = None) -> None:
+    """Applying ``action`` leaves ``state`` as it was (``before``: its snapshot, if known)."""
+    before = before or snapshot(engine, state)
     try:
         engine.apply(state, action)
     except RuleError:

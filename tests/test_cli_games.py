@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import random
@@ -18,6 +19,7 @@ from companion.cli import main
 from companion.content import demo_pack, owner_pack, owner_pack_path
 from companion.journal import Journal
 from companion.match import replay
+from companion.sim import run_demo
 from companion.titles.api import RuleError
 from companion.titles.outatime import rules as outatime
 from companion.titles.outatime.bots import bot as outatime_bot
@@ -337,9 +339,12 @@ def test_demo_prints_a_winner_and_journal_list_export_and_is_reproducible(
     demo = ["demo", "--title", "outatime", "--players", "2", "--seed", "3", "--out", str(frames)]
     assert main([*demo, "--journal", str(path)]) == 0
     out = capsys.readouterr().out
-    # The same seed plays the same game, word for word (into another journal).
-    assert main([*demo, "--journal", str(tmp_path / "again.sqlite3")]) == 0
-    assert capsys.readouterr().out == out
+    # The same seed plays the same game, word for word: its first 150 steps played again
+    # in this process (a whole second game would double the test's time).
+    again = io.StringIO()
+    run_demo(Journal(":memory:"), 2, 3, None, stream=again, title="outatime", max_steps=150)
+    head = again.getvalue()[:again.getvalue().rindex("Game over: ")]
+    assert head.count("\n") > 50 and out.startswith(head)
     assert main(["demo", "--title", "outatime", "--players", "7"]) == 2
     assert "2-6 players" in capsys.readouterr().err
     assert "demo deck (invented cards" in out

@@ -57,12 +57,12 @@ def test_every_state_of_a_game_keeps_the_contract(key, players, who):
     else:
         states = playout(key, players, seed=players, stop_after=300)
     for state, action in states:
-        check_round_trip(engine, state)
+        before = check_round_trip(engine, state)
         check_winners(engine, state)
         check_secrets_stay_hidden(engine, state)
         check_legal_actions_apply(engine, state, rng, most=4)
-        if action is not None:
-            check_apply_is_pure(engine, state, action)
+        if action is not None:  # (checks the sampled legal actions left it alone too)
+            check_apply_is_pure(engine, state, action, before)
 
 
 @pytest.mark.parametrize("key", KEYS)
