@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import sys
 
 import pytest
 
@@ -11,6 +12,10 @@ import pytest
 for _var in ("OMP_NUM_THREADS", "OPENBLAS_NUM_THREADS", "MKL_NUM_THREADS",
              "OPENCV_FOR_THREADS_NUM"):
     os.environ.setdefault(_var, "1")
+# The suite starts Python dozens of times (the commands as a user runs them): keep compiled
+# modules even where the machine turns that cache off.
+os.environ.pop("PYTHONDONTWRITEBYTECODE", None)
+sys.dont_write_bytecode = False
 
 
 @pytest.fixture

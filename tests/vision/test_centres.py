@@ -149,10 +149,20 @@ def test_fit_head_separates_classes() -> None:
     json.dumps(head)  # plain JSON numbers
 
 
-def test_learned_profile_has_a_head_and_the_reader_uses_it(tmp_path: Path) -> None:
-    folder = write_labeled(tmp_path / "o", SyntheticTray("outatime", seed=509), 8,
+@pytest.fixture(scope="module")
+def learned_outatime(tmp_path_factory) -> Path:
+    """A profile learned from 8 labelled renders of OUTATIME's dice, saved (learned once:
+    it takes seconds)."""
+    root = tmp_path_factory.mktemp("learned")
+    folder = write_labeled(root / "o", SyntheticTray("outatime", seed=509), 8,
                            list(FACE_SETS["outatime"].faces), n_dice=6)
-    profile = learn_profile(folder)
+    learn_profile(folder).save(root / "o.json")
+    return root / "o.json"
+
+
+def test_learned_profile_has_a_head_and_the_reader_uses_it(learned_outatime: Path,
+                                                           tmp_path: Path) -> None:
+    profile = DiceProfile.load(learned_outatime)
     assert profile.head is not None
     assert profile.head["classes"][-1] == "none"
     assert profile.head["features"] == "d6_pips+outatime_faces"
@@ -206,10 +216,9 @@ def test_a_head_naming_a_missing_network_says_so(tmp_path: Path) -> None:
         DiceReader(profile=path)
 
 
-def test_a_head_taught_on_other_networks_is_refused(tmp_path: Path) -> None:
-    folder = write_labeled(tmp_path / "d", SyntheticTray("d6", seed=520), 6,
-                           list(FACE_SETS["d6"].faces), n_dice=6)
-    profile = learn_profile(folder)
+def test_a_head_taught_on_other_networks_is_refused(learned_outatime: Path,
+                                                    tmp_path: Path) -> None:
+    profile = DiceProfile.load(learned_outatime)
     assert len(profile.head["fingerprint"]) == 16
     profile.head["fingerprint"] = "0" * 16
     profile.save(tmp_path / "old.json")

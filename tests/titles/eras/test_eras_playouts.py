@@ -54,7 +54,8 @@ def in_flight(state: rules.State) -> list[str]:
 
 
 def check_invariants(state: rules.State, views: bool = True) -> None:
-    data = rules.to_json(state)
+    """Every invariant of ``state``; the costly ones (the JSON round trip and every player's
+    view) only with ``views``."""
     # every character card is in exactly one place
     places = list(state.pool) + list(state.discard) + in_flight(state)
     for p in state.players:
@@ -88,11 +89,12 @@ def check_invariants(state: rules.State, views: bool = True) -> None:
     if terminal:
         totals = {p.name: rules.score(state, p)["total"] for p in state.players}
         assert {totals[w] for w in rules.winners(state)} == {max(totals.values())}
-    # the JSON form is complete
-    assert rules.to_json(rules.from_json(json.loads(json.dumps(data)))) == data
-    # nobody sees another player's secrets; the public table sees none
     if not views:
         return
+    # the JSON form is complete
+    data = rules.to_json(state)
+    assert rules.to_json(rules.from_json(json.loads(json.dumps(data)))) == data
+    # nobody sees another player's secrets; the public table sees none
     secrets = rules.secrets(state)
     for observer in [None] + [p.name for p in state.players]:
         shown = json.dumps(rules.view(state, observer))
@@ -170,7 +172,8 @@ def test_bot_playouts_keep_every_invariant(seed, players, advanced, demo):
     advanced=st.booleans(),
 )
 def test_random_playouts_keep_every_invariant(seed, players, advanced):
-    # random games run to thousands of actions: the views are checked every 8th action
+    # random games run to thousands of actions: the views and the JSON round trip are
+    # checked every 8th action (and at the end)
     state = playout(seed, players, random_bot, advanced, random_pack(seed), view_every=8)
     assert rules.actor(state) == TERMINAL and rules.winners(state)
 
