@@ -66,7 +66,7 @@ def test_every_state_of_a_game_keeps_the_contract(key, players, who):
 
 
 @pytest.mark.parametrize("key", KEYS)
-@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), data=st.data())
 def test_random_playouts_end(key, seed, data):
     players = data.draw(st.sampled_from(player_counts(key)))

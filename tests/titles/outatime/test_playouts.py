@@ -122,7 +122,7 @@ def playout(seed: int, players: int, bot) -> tuple[list[dict], outatime.State]:
     return actions, state
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(min_value=0, max_value=2**32 - 1),
     players=st.integers(min_value=2, max_value=6),
