@@ -56,6 +56,7 @@ SPECK_JUDGED = 0.3
 MAX_PLACES = 150
 MAX_CELLS = 300_000  # cells a heat layer is taught on at most (24 numbers each)
 OPEN_SHARE = 0.25  # share of the open table's cells it is taught on
+SUPPRESS = 0.5  # two centres closer than this many die sides are one die
 
 
 def model_fingerprint(model: str | Path = MODEL) -> str:
@@ -389,7 +390,7 @@ def _suppress(peaks: list[tuple[float, ...]]) -> list[tuple[float, ...]]:
     ordered = sorted(peaks, key=lambda p: -p[4])
     a = np.array([p[:3] for p in ordered], np.float64)
     x, y, side = a[:, 0], a[:, 1], a[:, 2]
-    near = np.hypot(x[:, None] - x, y[:, None] - y) <= 0.5 * np.minimum(side[:, None], side)
+    near = np.hypot(x[:, None] - x, y[:, None] - y) <= SUPPRESS * np.minimum(side[:, None], side)
     beaten = np.zeros(len(a), bool)
     keep = []
     for i in range(len(a)):
