@@ -250,20 +250,20 @@ class SettleWatcher:
         bg = self.background
         if bg is not None and bg.shape != frame.shape:
             bg = self.background = None  # another camera size: learn the tray again
-        told = {}  # what the table knows, passed only when known
-        if self.expected is not None:
-            told["expected"] = self.expected
-        if bg is not None:
-            told["background"] = np.clip(bg, 0, 255).astype(np.uint8)
         if self._tumbling(motion, frame):
             # Dice tumbling or a hand sweeping through: the settler drops this frame's
             # reading whatever it holds, so the frame is not read (the Pi's time and heat).
-            side = self.last.die_side if self.last is not None else 1.0
+            side = self.last.die_side  # (known: a first frame is never tumbling)
             result = FrameResult((), self.obstruction.feed(frame, side, False), side, 0.0,
                                  self.expected, None)
             self.last = result
             self._before_roll = False
             return self.settler.update(result, motion, self._index)
+        told = {}  # what the table knows, passed only when known
+        if self.expected is not None:
+            told["expected"] = self.expected
+        if bg is not None:
+            told["background"] = np.clip(bg, 0, 255).astype(np.uint8)
         result = self.reader.analyse(frame, **told)
         side = max(result.die_side, 1.0)
         still = motion <= self.settler.still * side * side
