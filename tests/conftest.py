@@ -25,3 +25,10 @@ def companion_home(tmp_path, monkeypatch):
     home.mkdir()
     monkeypatch.setenv("COMPANION_HOME", str(home))
     return home
+
+
+def pytest_collection_modifyitems(config, items):
+    """The long tests (marked ``slow``) first, in their usual order. Two workers take the
+    list in halves and steal each other's last tests: with the long ones at the front, the run
+    ends on short tests on both workers, not one long test on one while the other waits."""
+    items.sort(key=lambda item: item.get_closest_marker("slow") is None)

@@ -332,6 +332,7 @@ def test_owner_cards_play_through_replay(tmp_path, capsys, companion_home):
 # --------------------------------------------------------------------------- demo and journal
 
 
+@pytest.mark.slow
 def test_demo_prints_a_winner_and_journal_list_export_and_is_reproducible(
         tmp_path, capsys, companion_home, memory_tmp):
     path = tmp_path / "night.sqlite3"

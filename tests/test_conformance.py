@@ -65,6 +65,7 @@ def test_every_state_of_a_game_keeps_the_contract(key, players, who):
             check_apply_is_pure(engine, state, action, before)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("key", KEYS)
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(0, 10**6), data=st.data())

@@ -160,6 +160,7 @@ def learned_outatime(tmp_path_factory) -> Path:
     return root / "o.json"
 
 
+@pytest.mark.slow
 def test_learned_profile_has_a_head_and_the_reader_uses_it(learned_outatime: Path,
                                                            tmp_path: Path) -> None:
     profile = DiceProfile.load(learned_outatime)
@@ -216,6 +217,7 @@ def test_a_head_naming_a_missing_network_says_so(tmp_path: Path) -> None:
         DiceReader(profile=path)
 
 
+@pytest.mark.slow
 def test_a_head_taught_on_other_networks_is_refused(learned_outatime: Path,
                                                     tmp_path: Path) -> None:
     profile = DiceProfile.load(learned_outatime)

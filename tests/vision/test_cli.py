@@ -68,6 +68,7 @@ def test_bench_on_a_folder_without_labels(tmp_path: Path, capsys) -> None:
     assert "no images/ folder" in capsys.readouterr().err
 
 
+@pytest.mark.slow
 def test_calibrate_from_labeled_photos(tmp_path: Path, capsys) -> None:
     folder = write_labeled(tmp_path / "bit", SyntheticTray("back_in_time", seed=3), 8,
                            list(FACE_SETS["back_in_time"].faces), n_dice=6)

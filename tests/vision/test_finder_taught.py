@@ -62,6 +62,7 @@ def test_the_networks_own_heat_layer_is_recovered_exactly() -> None:
     assert np.abs(finder.maps(image, 0.5)[0][0] - maps[0]).max() < 1e-4
 
 
+@pytest.mark.slow
 def test_taught_on_a_pale_table_the_finder_finds_the_dice_it_missed(pale_table) -> None:
     teach, read = pale_table
     shipped = found_and_extra(CentreFinder(), read)
@@ -80,6 +81,7 @@ def test_a_layer_that_does_not_help_is_not_kept(tmp_path: Path) -> None:
     assert layer is None
 
 
+@pytest.mark.slow
 def test_a_profile_carries_the_taught_finder_and_the_reader_uses_it(pale_table,
                                                                     tmp_path: Path) -> None:
     teach, read = pale_table

@@ -197,6 +197,7 @@ def test_a_reading_is_as_sure_as_die_and_face_together() -> None:
 
 
 # The networks alone take a few places of print for dice on paper, many on polka dots.
+@pytest.mark.slow
 @pytest.mark.parametrize(("family", "least"), [("paper", 3), ("pattern", 20)])
 def test_the_judge_turns_down_print_that_the_networks_take_for_dice(family: str,
                                                                     least: int) -> None:
@@ -268,6 +269,7 @@ def test_the_training_scripts_learn_only_the_learned_families() -> None:
         assert run.returncode == 2 and "--leave-out" in run.stderr
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("family", ["board", "stone"])
 def test_on_a_table_nothing_learned_the_judge_adds_no_phantoms_and_the_count_holds(
         family: str) -> None:

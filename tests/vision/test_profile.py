@@ -64,6 +64,7 @@ def test_missing_profile(tmp_path: Path) -> None:
         DiceProfile.load(tmp_path / "nope.json")
 
 
+@pytest.mark.slow
 def test_profile_teaches_an_emblem_face_from_14_photos(tmp_path: Path) -> None:
     # A d6 whose 6 is a logo (a star) instead of six pips.
     logo = {"6": draw_star}
@@ -95,6 +96,7 @@ def test_profile_teaches_an_emblem_face_from_14_photos(tmp_path: Path) -> None:
     assert profile.head is not None and profile.head["turns"] == {"outatime_faces": [0]}
 
 
+@pytest.mark.slow
 def test_profile_reads_specks_of_dirt_as_no_die(tmp_path: Path) -> None:
     # The profile learns "none" from its photos' empty table with specks drawn on.
     faces = list(FACE_SETS["d6"].faces)
@@ -156,6 +158,7 @@ class _ShowFace(FrameSource):
         return self._frame(image)
 
 
+@pytest.mark.slow
 def test_guided_capture_builds_a_working_profile() -> None:
     cam = _ShowFace()
     asked: list[str] = []

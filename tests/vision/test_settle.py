@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import numpy as np
+import pytest
 
 from companion.vision import DiceReader, Settler, SettleWatcher, SyntheticSource
 from companion.vision.reader import FrameResult
@@ -88,6 +89,7 @@ def test_hand_passing_over_settled_dice_does_not_repeat_the_roll() -> None:
             for _ in range(2)] == [False, True]
 
 
+@pytest.mark.slow
 def test_tumbling_frames_are_not_read_and_the_rolls_are_the_same() -> None:
     # A frame that moved far more than any still bound is dropped by the settler whatever it
     # reads, so the watcher does not read it; still frames (and a noisy empty tray) are read.

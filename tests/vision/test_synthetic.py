@@ -157,6 +157,7 @@ def test_dice_of_other_makers_are_read() -> None:
     assert right / total >= 0.97, (right, total)
 
 
+@pytest.mark.slow
 def test_dice_under_flat_light_are_read() -> None:
     # A dim room or a washed-out camera: a fifth of the contrast, marks close to the body.
     # Three seeds: in one, a few dice of nearly the table's colour make the share swing by

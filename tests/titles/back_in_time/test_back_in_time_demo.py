@@ -5,6 +5,8 @@ from __future__ import annotations
 
 from collections import Counter
 
+import pytest
+
 from companion.cli import main
 from companion.journal import Journal
 from companion.sim import RenderedTray
@@ -26,6 +28,7 @@ def test_the_rendered_tray_shows_the_colours_rolled_and_the_reader_reads_them_ba
         assert Counter(read) == Counter(dice)
 
 
+@pytest.mark.slow
 def test_the_demo_plays_a_whole_game_with_the_dice_read_from_rendered_frames(tmp_path, capsys):
     path = tmp_path / "demo.sqlite3"
     out = tmp_path / "frames"

@@ -7,6 +7,7 @@ import json
 import random
 from collections import Counter
 
+import pytest
 from bit_table import PACK
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
@@ -128,6 +129,7 @@ def playout(seed: int, players: int, bot) -> rules.State:
     return state
 
 
+@pytest.mark.slow
 @settings(max_examples=15, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(seed=st.integers(min_value=0, max_value=2**32 - 1),
        players=st.integers(min_value=2, max_value=4),

@@ -4,9 +4,12 @@ from __future__ import annotations
 
 import json
 
+import pytest
+
 from companion.cli import main
 
 
+@pytest.mark.slow
 def test_bench_engine_prints_the_titles_numbers(capsys):
     assert main(["bench", "engine", "--title", "eras", "--seconds", "0.2", "--json"]) == 0
     result = json.loads(capsys.readouterr().out.strip().splitlines()[-1])

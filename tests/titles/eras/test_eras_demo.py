@@ -3,11 +3,14 @@ code (session, menus, journal, screens), each holding real cards the companion n
 
 from __future__ import annotations
 
+import pytest
+
 from companion import cli
 from companion.journal import Journal
 from companion.titles.eras import bots
 
 
+@pytest.mark.slow
 def test_the_demo_plays_a_whole_game_through_the_table_menus(tmp_path, monkeypatch, capsys):
     made = []
 

@@ -7,6 +7,7 @@ import json
 import random
 from collections import Counter
 
+import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -152,6 +153,7 @@ def playout(seed: int, players: int, bot, advanced: bool, pack, view_every: int 
     return state
 
 
+@pytest.mark.slow
 @settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(min_value=0, max_value=2**32 - 1),
@@ -165,6 +167,7 @@ def test_bot_playouts_keep_every_invariant(seed, players, advanced, demo):
     assert rules.actor(state) == TERMINAL and rules.winners(state)
 
 
+@pytest.mark.slow
 @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(min_value=0, max_value=2**32 - 1),
@@ -229,6 +232,7 @@ def _positions() -> list[rules.State]:
 POSITIONS = _positions()
 
 
+@pytest.mark.slow
 @settings(max_examples=300, deadline=None)
 @given(
     index=st.integers(min_value=0, max_value=len(POSITIONS) - 1),

@@ -37,6 +37,7 @@ def test_demo_plays_a_whole_game_to_the_end(tmp_path, capsys, companion_home):
     assert draws and all("card" in a for a in draws)
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players,seed", [(2, 1), (6, 2)])
 def test_bot_games_at_the_table_end_for_two_to_six_players(players, seed):
     journal = Journal(":memory:")

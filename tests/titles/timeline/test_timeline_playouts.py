@@ -156,6 +156,7 @@ def playout(seed: int, players: int, bots: list, options: dict, full: bool = Tru
 BOTS = {"random": random_bot, "timeline": timeline_bot}
 
 
+@pytest.mark.slow
 @pytest.mark.parametrize("players", range(2, 7))
 @settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
@@ -170,6 +171,7 @@ def test_playouts_keep_every_invariant_after_every_action(players, seed, random_
     assert tl.is_terminal(state) and len(tl.winners(state)) == 1
 
 
+@pytest.mark.slow
 @settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(min_value=0, max_value=2**32 - 1),
