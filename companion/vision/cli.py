@@ -93,6 +93,7 @@ def annotate(image, dice, path: Path) -> None:
 
 
 def cmd_read(args: argparse.Namespace) -> int:
+    from .reader import SMALL_SIDE, SMALLEST_READ
     from .sources import FrameError, load_image
 
     if args.expect is not None and args.expect < 0:
@@ -125,6 +126,11 @@ def cmd_read(args: argparse.Namespace) -> int:
             out["seen"] = result.seen
         if result.obstruction > 0.01:
             out["obstruction"] = round(result.obstruction, 3)
+        if result.dice and result.die_side < SMALL_SIDE:
+            out["note"] = (f"the dice are about {result.die_side:.0f} pixels across: under "
+                           f"{SMALL_SIDE:.0f} a die is read only when the reader is sure, under "
+                           f"{SMALLEST_READ:.0f} never; bring the camera closer or use a higher "
+                           "resolution")
         print(json.dumps(out), flush=True)
         if args.annotate:
             annotate(image, result.dice, Path(args.annotate) / (path.stem + ".png"))
