@@ -289,8 +289,8 @@ def register(commands, bench_commands) -> None:
     r.add_argument("--finder", choices=["net", "geometry"], default=None,
                    help="how dice are found: the dice-centre network (default) or geometry")
     r.add_argument("--expect", type=int, default=None, metavar="N",
-                   help="N dice were rolled: propose the N most die-like places, and say "
-                        "(\"expected\", \"seen\") when the reader sees another number")
+                   help="N dice were rolled: propose the N places most surely read as dice, "
+                        "and say (\"expected\", \"seen\") when the reader sees another number")
     r.set_defaults(handler=cmd_read)
 
     c = commands.add_parser("calibrate", help="teach the camera your dice; print tray markers")

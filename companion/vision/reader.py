@@ -240,8 +240,9 @@ class DiceReader:
         """Detect and read every die; positions are in the pixels of ``frame``.
 
         ``expected``: how many dice were rolled, when the table knows: the reader then
-        proposes the ``expected`` most die-like places (never one it finds very unlikely)
-        and says in ``seen`` how many it would have reported without being told.
+        proposes the ``expected`` places most surely read as dice (never one it finds very
+        unlikely to be a die) and says in ``seen`` how many it would have reported without
+        being told.
         ``background``: the still, empty tray as the camera saw it before the roll (same
         size as ``frame``): a blob that was there already is not a die.
         """
@@ -295,11 +296,14 @@ class DiceReader:
             p_die[static_blobs(view, bg, c.blobs, c.die_side)] = 0.0
         assert self.judge is not None
         seen = int((p_die >= self.judge.die_below).sum())
-        order = np.argsort(-p_die, kind="stable")
         if expected is None:
+            order = np.argsort(-p_die, kind="stable")
             keep = [i for i in order if p_die[i] >= self.judge.die_below]
             sure = p_die
         else:
+            # Told there are N dice: the N places most surely read (a die, and its face), so
+            # a die with a clear face outranks print a little like a die and like no face.
+            order = np.argsort(-(p_die * c.p_faces.max(axis=1)), kind="stable")
             keep = [i for i in order[:max(expected, 0)] if p_die[i] >= EXPECT_FLOOR]
             # Told there are N dice, a kept place is a die unless the best place left out
             # is one instead: the chance of this one over that one.

@@ -187,8 +187,8 @@ class SettleWatcher:
     What the table knows helps the reader:
 
     * ``expect(n)``: how many dice were rolled (None: not known). The reader then proposes
-      the ``n`` most die-like places, and a reading whose reader saw another number says so
-      in ``reading.extra`` (``{"expected": n, "seen": m}``): the table can ask.
+      the ``n`` places most surely read as dice, and a reading whose reader saw another
+      number says so in ``reading.extra`` (``{"expected": n, "seen": m}``): the table can ask.
     * the **tray before the roll**: while the tray is still and the reader sees no die in
       it, and while it is still after ``expect`` announced a roll and before anything moves,
       the frame is blended into a background model (``background``). A blob that looks as it

@@ -48,6 +48,27 @@ def test_told_the_count_the_reader_proposes_that_many_and_says_what_it_saw() -> 
     assert reader.analyse(after, expected=0).dice == ()
 
 
+def test_told_the_count_a_clear_face_outranks_a_place_like_no_face(monkeypatch) -> None:
+    # Print on a board can look a little like a die and like no face at all: told the count,
+    # the reader takes the places most surely read (a die, and its face), not the most die-like.
+    _, after, _, _ = _scene()
+    reader = DiceReader("d6")
+    c = reader._judged(reader._view(after))
+    assert len(c.p_die) >= 2
+    c.p_die[:] = 0.1
+    c.p_die[0], c.p_die[1] = 0.95, 0.85
+    c.p_faces[0] = 1.0 / c.p_faces.shape[1]  # no face stands out
+    c.p_faces[1] = 0.002
+    c.p_faces[1, 4] = 1.0 - 0.002 * (c.p_faces.shape[1] - 1)
+    monkeypatch.setattr(reader, "_judged", lambda view: c)
+    told = reader.analyse(after, expected=1)
+    (die,) = told.dice
+    assert (die.x, die.y) == pytest.approx(c.fitted[1][0].bbox()[:2])
+    assert die.face == reader.set.faces[4]
+    alone = reader.analyse(after)  # on its own the reader proposes both, the faceless one "?"
+    assert sorted(d.face for d in alone.dice) == sorted(["?", reader.set.faces[4]])
+
+
 def test_a_blob_that_was_there_before_the_roll_is_not_proposed() -> None:
     before, after, old, added = _scene()
     reader = DiceReader("d6")
