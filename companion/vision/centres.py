@@ -122,14 +122,17 @@ class CentreFinder:
             return maps, feats, sx, sy
         return self.net.forward("maps")[0], None, sx, sy
 
-    def _peaks(self, image: np.ndarray, scale: float) -> list[tuple[float, ...]]:
+    def _peaks(self, image: np.ndarray, scale: float, threshold: float | None = None
+               ) -> list[tuple[float, ...]]:
         """Die centres ``(x, y, side, side in input pixels, heat)`` with the frame scaled by
-        ``scale`` (positions and sides in frame pixels)."""
+        ``scale`` (positions and sides in frame pixels), heat over ``threshold`` (by default
+        the finder's)."""
         maps, feats, sx, sy = self.maps(image, scale, features=self.keep_features)
         self.scale = scale
         self.last = (feats, sx, sy)
         heat = maps[0]
-        peak = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > self.threshold)
+        floor = self.threshold if threshold is None else threshold
+        peak = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > floor)
         iy, ix = np.nonzero(peak)
         side = np.exp(maps[1, iy, ix])
         x = (ix + maps[2, iy, ix]) * (STRIDE / sx)
@@ -137,26 +140,29 @@ class CentreFinder:
         return list(zip(x.tolist(), y.tolist(), (side / np.sqrt(sx * sy)).tolist(),
                         side.tolist(), heat[iy, ix].tolist(), strict=True))
 
-    def find(self, image: np.ndarray, die_side: float | None = None) -> Detection:
+    def find(self, image: np.ndarray, die_side: float | None = None,
+             threshold: float | None = None) -> Detection:
+        """The dice in ``image``: centres whose heat is over ``threshold`` (by default the
+        finder's own), one per die."""
         if image is None or image.ndim != 3 or image.size == 0:
             raise ValueError("finding dice needs a colour (BGR) image")
         if die_side:
             scale = TARGET_SIDE / die_side
         else:
             scale = self.input_side / min(image.shape[:2])
-        peaks = self._peaks(image, scale)
+        peaks = self._peaks(image, scale, threshold)
         if not die_side:
             for _ in range(2):
                 if peaks or scale >= 1.0:
                     break
                 # Nothing at this scale: dice may be too small to see in it.
                 scale = min(1.0, 2.0 * scale)
-                peaks = self._peaks(image, scale)
+                peaks = self._peaks(image, scale, threshold)
             if peaks:
                 seen = _dice_side(peaks, 3)
                 if not GOOD_SIDES[0] <= seen <= GOOD_SIDES[1]:
                     scale *= TARGET_SIDE / seen
-                    peaks = self._peaks(image, scale)
+                    peaks = self._peaks(image, scale, threshold)
         peaks = _suppress(peaks)
         if peaks:
             least = self.speck * _dice_side(peaks, 2)

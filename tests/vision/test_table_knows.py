@@ -60,13 +60,40 @@ def test_told_the_count_a_clear_face_outranks_a_place_like_no_face(monkeypatch) 
     c.p_faces[0] = 1.0 / c.p_faces.shape[1]  # no face stands out
     c.p_faces[1] = 0.002
     c.p_faces[1, 4] = 1.0 - 0.002 * (c.p_faces.shape[1] - 1)
-    monkeypatch.setattr(reader, "_judged", lambda view: c)
+    monkeypatch.setattr(reader, "_judged", lambda view, threshold=None: c)
     told = reader.analyse(after, expected=1)
     (die,) = told.dice
     assert (die.x, die.y) == pytest.approx(c.fitted[1][0].bbox()[:2])
     assert die.face == reader.set.faces[4]
     alone = reader.analyse(after)  # on its own the reader proposes both, the faceless one "?"
     assert sorted(d.face for d in alone.dice) == sorted(["?", reader.set.faces[4]])
+
+
+def test_told_the_count_the_finder_offers_the_places_it_is_less_sure_of() -> None:
+    # The judge picks exactly the number rolled, so the finder may offer more places then.
+    from companion.vision.reader import EXPECT_THRESHOLD
+    from companion.vision.scenes import SceneMaker
+
+    reader = DiceReader("d6")
+    assert EXPECT_THRESHOLD < reader.finder.threshold
+    maker = SceneMaker(seed=12, families=("wood",))
+    for _ in range(6):  # a table where the finder is unsure of some place
+        image = maker.render(n_dice=6).image
+        low = reader.finder.find(image, threshold=EXPECT_THRESHOLD)
+        if any(b.heat <= reader.finder.threshold for b in low.blobs):
+            break
+    else:
+        raise AssertionError("no place between the two thresholds in six scenes")
+    assert all(b.heat > EXPECT_THRESHOLD for b in low.blobs)
+    usual = reader.finder.find(image)
+    assert len(usual.blobs) < len(low.blobs)
+    assert all(b.heat > reader.finder.threshold for b in usual.blobs)
+    calls = []
+    find = reader.finder.find
+    reader.finder.find = lambda *a: calls.append(a[2:]) or find(*a)
+    reader.analyse(image)
+    reader.analyse(image, expected=6)
+    assert calls == [(None,), (EXPECT_THRESHOLD,)]
 
 
 def test_a_blob_that_was_there_before_the_roll_is_not_proposed() -> None:
