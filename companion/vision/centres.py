@@ -150,30 +150,47 @@ class CentreFinder:
             scale = TARGET_SIDE / die_side
         else:
             scale = self.input_side / min(image.shape[:2])
-        peaks = self._peaks(image, scale, threshold)
+        # Asked for a lower threshold, the places over the usual one are found exactly as
+        # without it (scale, suppression, specks); the others are added where they do not
+        # touch those.
+        floor = self.threshold if threshold is None else min(threshold, self.threshold)
+
+        def usual(found: list[tuple[float, ...]]) -> list[tuple[float, ...]]:
+            return [p for p in found if p[4] > self.threshold]
+
+        peaks = self._peaks(image, scale, floor)
         if not die_side:
             for _ in range(2):
-                if peaks or scale >= 1.0:
+                if usual(peaks) or scale >= 1.0:
                     break
                 # Nothing at this scale: dice may be too small to see in it.
                 scale = min(1.0, 2.0 * scale)
-                peaks = self._peaks(image, scale, threshold)
-            if peaks:
-                seen = _dice_side(peaks, 3)
+                peaks = self._peaks(image, scale, floor)
+            if usual(peaks):
+                seen = _dice_side(usual(peaks), 3)
                 if not GOOD_SIDES[0] <= seen <= GOOD_SIDES[1]:
                     scale *= TARGET_SIDE / seen
-                    peaks = self._peaks(image, scale, threshold)
-        peaks = _suppress(peaks)
-        if peaks:
-            least = self.speck * _dice_side(peaks, 2)
-            peaks = [p for p in peaks if p[2] >= least]
+                    peaks = self._peaks(image, scale, floor)
+        kept = _suppress(usual(peaks))
+        if kept:
+            least = self.speck * _dice_side(kept, 2)
+            kept = [p for p in kept if p[2] >= least]
+        weak = [p for p in peaks if p[4] <= self.threshold]
+        if weak:
+            known = set(kept)
+            added = [p for p in _suppress(kept + weak) if p not in known]
+            if kept:
+                added = [p for p in added if p[2] >= least]
+            kept += added
+        peaks = kept
         if len(peaks) > self.max_places:
             peaks = sorted(peaks, key=lambda p: -p[4])[:self.max_places]
         blobs = tuple(Blob(x, y, s, s, 0.0, heat=h) for x, y, s, _, h in peaks)
         # With the specks gone, the plain median of the dice left sizes the window dice are
         # read through; the median by area (larger) read 0.9 points fewer held-out dice.
-        side = float(np.median([b.side for b in blobs])) if blobs else (
-            die_side or min(image.shape[:2]) / 20.0)
+        # Places under the finder's own threshold do not size it either.
+        sized = [b.side for b in blobs if b.heat > self.threshold] or [b.side for b in blobs]
+        side = float(np.median(sized)) if blobs else (die_side or min(image.shape[:2]) / 20.0)
         return Detection(blobs, side, obstruction_share(image, side))
 
 

@@ -33,7 +33,7 @@ from .zones import Zones
 EXPECT_FLOOR = 0.02
 # With the number of dice given, the finder proposes places down to this heat (its own
 # threshold is 0.3): the judge then picks exactly that many, so a die the finder is unsure of
-# can still be one of them (held families told the count: 91.2 to 91.7 %).
+# can still be one of them (held families told the count: 91.2 to 91.5 %).
 EXPECT_THRESHOLD = 0.2
 # A blob whose patch differs from the empty tray by less than this (mean Lab distance, the
 # light's overall change taken out) was there before the roll: a mark, not a die.
@@ -300,7 +300,9 @@ class DiceReader:
         if bg is not None:
             p_die[static_blobs(view, bg, c.blobs, c.die_side)] = 0.0
         assert self.judge is not None
-        seen = int((p_die >= self.judge.die_below).sum())
+        # What it would have reported on its own: the places over the finder's own threshold.
+        usual = np.array([b.heat > self.finder.threshold for b in c.blobs], bool)
+        seen = int(((p_die >= self.judge.die_below) & usual).sum())
         if expected is None:
             order = np.argsort(-p_die, kind="stable")
             keep = [i for i in order if p_die[i] >= self.judge.die_below]

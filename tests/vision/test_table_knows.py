@@ -75,25 +75,32 @@ def test_told_the_count_the_finder_offers_the_places_it_is_less_sure_of() -> Non
     from companion.vision.scenes import SceneMaker
 
     reader = DiceReader("d6")
-    assert EXPECT_THRESHOLD < reader.finder.threshold
-    maker = SceneMaker(seed=12, families=("wood",))
-    for _ in range(6):  # a table where the finder is unsure of some place
+    usual = reader.finder.threshold
+    assert EXPECT_THRESHOLD < usual
+    maker = SceneMaker(seed=12, families=("paper",))
+    for _ in range(14):  # a table where the judge takes a place the finder was unsure of
         image = maker.render(n_dice=6).image
-        low = reader.finder.find(image, threshold=EXPECT_THRESHOLD)
-        if any(b.heat <= reader.finder.threshold for b in low.blobs):
+        c = reader._judged(reader._view(image), EXPECT_THRESHOLD)
+        if any(b.heat <= usual and p >= reader.judge.die_below
+               for b, p in zip(c.blobs, c.p_die, strict=True)):
             break
     else:
-        raise AssertionError("no place between the two thresholds in six scenes")
+        raise AssertionError("no such place in 14 scenes")
+    low = reader.finder.find(image, threshold=EXPECT_THRESHOLD)
+    plain = reader.finder.find(image)
     assert all(b.heat > EXPECT_THRESHOLD for b in low.blobs)
-    usual = reader.finder.find(image)
-    assert len(usual.blobs) < len(low.blobs)
-    assert all(b.heat > reader.finder.threshold for b in usual.blobs)
+    assert all(b.heat > usual for b in plain.blobs)
+    # the usual places are found exactly as without the lower threshold, and the window too
+    assert [b for b in low.blobs if b.heat > usual] == list(plain.blobs)
+    assert len(low.blobs) > len(plain.blobs) and low.die_side == plain.die_side
     calls = []
     find = reader.finder.find
     reader.finder.find = lambda *a: calls.append(a[2:]) or find(*a)
-    reader.analyse(image)
-    reader.analyse(image, expected=6)
+    alone = reader.analyse(image)
+    told = reader.analyse(image, expected=6)
     assert calls == [(None,), (EXPECT_THRESHOLD,)]
+    # "seen" is still what it would have reported on its own, not the extra places offered
+    assert told.seen == len(alone.dice)
 
 
 def test_a_blob_that_was_there_before_the_roll_is_not_proposed() -> None:
