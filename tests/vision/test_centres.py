@@ -313,3 +313,40 @@ def test_one_centre_per_die_the_strongest_and_no_pip_of_a_large_die() -> None:
     kept = centres._suppress([echo, pip, other, die, neighbour])
     assert sorted(kept) == sorted([die, other, neighbour])
     assert centres._suppress([]) == []
+
+
+def test_the_finder_offers_the_judge_the_places_it_is_less_sure_of(monkeypatch) -> None:
+    # A reader with a judge asks the finder for weaker places too; the usual ones stay as
+    # they are, and the judge decides which of the weaker ones are dice.
+    from companion.vision import reader as reader_module
+    from companion.vision.reader import JUDGED_HEAT
+    from companion.vision.scenes import SceneMaker
+
+    reader = DiceReader("d6")
+    usual = reader.finder.threshold
+    assert JUDGED_HEAT < usual
+    maker = SceneMaker(seed=12, families=("paper",))
+    for _ in range(14):  # a table where the judge takes a place the finder was unsure of
+        image = maker.render(n_dice=6).image
+        c = reader._judged(reader._view(image), JUDGED_HEAT)
+        if any(b.heat <= usual and p >= reader.judge.die_below
+               for b, p in zip(c.blobs, c.p_die, strict=True)):
+            break
+    else:
+        raise AssertionError("no such place in 14 scenes")
+    low = reader.finder.find(image, threshold=JUDGED_HEAT)
+    plain = reader.finder.find(image)
+    assert all(b.heat > JUDGED_HEAT for b in low.blobs)
+    assert all(b.heat > usual for b in plain.blobs)
+    # the usual places are found exactly as without the lower threshold, and the window too
+    assert [b for b in low.blobs if b.heat > usual] == list(plain.blobs)
+    assert len(low.blobs) > len(plain.blobs) and low.die_side == plain.die_side
+    calls = []
+    find = reader.finder.find
+    monkeypatch.setattr(reader.finder, "find", lambda *a: calls.append(a[2:]) or find(*a))
+    alone = reader.analyse(image)
+    told = reader.analyse(image, expected=6)
+    assert calls == [(JUDGED_HEAT,), (JUDGED_HEAT,)]
+    assert told.seen == len(alone.dice)
+    monkeypatch.setattr(reader_module, "JUDGED_HEAT", usual)  # the finder's usual places only
+    assert len(reader.analyse(image).dice) == len(alone.dice) - 1

@@ -69,40 +69,6 @@ def test_told_the_count_a_clear_face_outranks_a_place_like_no_face(monkeypatch) 
     assert sorted(d.face for d in alone.dice) == sorted(["?", reader.set.faces[4]])
 
 
-def test_told_the_count_the_finder_offers_the_places_it_is_less_sure_of() -> None:
-    # The judge picks exactly the number rolled, so the finder may offer more places then.
-    from companion.vision.reader import EXPECT_THRESHOLD
-    from companion.vision.scenes import SceneMaker
-
-    reader = DiceReader("d6")
-    usual = reader.finder.threshold
-    assert EXPECT_THRESHOLD < usual
-    maker = SceneMaker(seed=12, families=("paper",))
-    for _ in range(14):  # a table where the judge takes a place the finder was unsure of
-        image = maker.render(n_dice=6).image
-        c = reader._judged(reader._view(image), EXPECT_THRESHOLD)
-        if any(b.heat <= usual and p >= reader.judge.die_below
-               for b, p in zip(c.blobs, c.p_die, strict=True)):
-            break
-    else:
-        raise AssertionError("no such place in 14 scenes")
-    low = reader.finder.find(image, threshold=EXPECT_THRESHOLD)
-    plain = reader.finder.find(image)
-    assert all(b.heat > EXPECT_THRESHOLD for b in low.blobs)
-    assert all(b.heat > usual for b in plain.blobs)
-    # the usual places are found exactly as without the lower threshold, and the window too
-    assert [b for b in low.blobs if b.heat > usual] == list(plain.blobs)
-    assert len(low.blobs) > len(plain.blobs) and low.die_side == plain.die_side
-    calls = []
-    find = reader.finder.find
-    reader.finder.find = lambda *a: calls.append(a[2:]) or find(*a)
-    alone = reader.analyse(image)
-    told = reader.analyse(image, expected=6)
-    assert calls == [(None,), (EXPECT_THRESHOLD,)]
-    # "seen" is still what it would have reported on its own, not the extra places offered
-    assert told.seen == len(alone.dice)
-
-
 def test_a_blob_that_was_there_before_the_roll_is_not_proposed() -> None:
     before, after, old, added = _scene()
     reader = DiceReader("d6")
