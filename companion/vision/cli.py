@@ -6,6 +6,7 @@ import argparse
 import json
 import sys
 import time
+from dataclasses import replace
 from pathlib import Path
 
 from .faces import FACE_SETS
@@ -69,11 +70,22 @@ def _within(kind, low, high):
     return parse
 
 
-def annotate(image, dice, path: Path) -> None:
-    """Draw each die's box, face and confidence; unsure dice in red."""
-    import cv2
+ANNOTATED_DIE = 40  # pixels: small dice are drawn enlarged to about this, so labels fit
 
+
+def annotate(image, dice, path: Path) -> None:
+    """Draw each die's box, face and confidence; unsure dice in red. A photo of small dice
+    is enlarged first (up to 4 times), or the labels would hide the dice."""
+    import cv2
+    import numpy as np
+
+    sides = [min(d.w, d.h) for d in dice]
+    grow = float(np.clip(ANNOTATED_DIE / np.median(sides), 1.0, 4.0)) if sides else 1.0
     img = image.copy()
+    if grow > 1.0:
+        img = cv2.resize(img, None, fx=grow, fy=grow, interpolation=cv2.INTER_NEAREST)
+        dice = [replace(d, x=d.x * grow, y=d.y * grow, w=d.w * grow, h=d.h * grow)
+                for d in dice]
     thick = max(1, round(min(img.shape[:2]) / 400))
     scale = max(0.4, min(img.shape[:2]) / 1200)
     for d in dice:

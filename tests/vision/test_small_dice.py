@@ -41,8 +41,12 @@ def test_small_dice_are_read_only_when_sure() -> None:
 
 def test_read_says_the_dice_are_too_small(tmp_path, capsys) -> None:
     photo = tmp_path / "far.png"
-    cv2.imwrite(str(photo), next(shrunk_frames(7.0)))
-    assert main(["read", str(photo)]) == 0
+    far = next(shrunk_frames(7.0))
+    cv2.imwrite(str(photo), far)
+    assert main(["read", "--annotate", str(tmp_path / "ann"), str(photo)]) == 0
+    # drawn enlarged, or the labels would hide dice this small
+    drawn = cv2.imread(str(tmp_path / "ann" / "far.png"))
+    assert drawn.shape[0] >= 3 * far.shape[0] and drawn.shape[1] >= 3 * far.shape[1]
     line = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
     assert line["dice"] and all(d["face"] == "?" or d["confidence"] >= SMALL_SURE
                                 for d in line["dice"])
