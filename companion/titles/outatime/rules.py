@@ -86,6 +86,8 @@ def faces_text(faces) -> str:
 
 def face(value: Any) -> str:
     """The canonical face name for a die value written by a person or the camera."""
+    if isinstance(value, str) and value in _FACE_ALIASES:  # the usual case, checked first
+        return _FACE_ALIASES[value]
     key = str(value).strip().lower()
     if key not in _FACE_ALIASES:
         raise RuleError(_("{value} is not an OUTATIME die face (flux, 2, 3, 4, 5 or 88)").format(
@@ -298,13 +300,20 @@ def _lockable_sets(state: State) -> list[tuple[str, ...]]:
     fluxes = roll.count(FLUX)
     eighty = roll.count(EIGHTY_EIGHT)
     chain = _number_chain(state, state.current, [f for f in roll if f in NUMBERS])
+    return list(_sets_of(fluxes, tuple(chain), eighty))
+
+
+@lru_cache(maxsize=4096)
+def _sets_of(fluxes: int, chain: tuple[str, ...], eighty: int) -> tuple[tuple[str, ...], ...]:
+    """Every non-empty set of some fluxes, the first numbers of ``chain`` and some 88s (few
+    distinct rolls, so cached: this runs in every legal-actions query)."""
     out = []
     for n_chain in range(len(chain) + 1):
         for f in range(fluxes + 1):
             for e in range(eighty + 1):
                 if n_chain + f + e:
-                    out.append((FLUX,) * f + tuple(chain[:n_chain]) + (EIGHTY_EIGHT,) * e)
-    return out
+                    out.append((FLUX,) * f + chain[:n_chain] + (EIGHTY_EIGHT,) * e)
+    return tuple(out)
 
 
 def _path(state: State, p: Player) -> list[int]:
@@ -319,13 +328,20 @@ def _path(state: State, p: Player) -> list[int]:
 
 def _number_chain(state: State, p: Player, numbers: list[str]) -> list[str]:
     """The longest run of ``numbers`` usable in order of need (as faces)."""
+    if not numbers or p.active is None:
+        return []
     pool = list(numbers)
     chain = []
-    for step in _path(state, p):
-        if str(step) in pool:
-            pool.remove(str(step))
-            chain.append(str(step))
-        else:
+    # Runs in every legal-actions query: stop at the first miss or when the numbers run out.
+    steps = state.steps(p.active)
+    path = steps[p.progress:] + (state.steps(p.next) if p.next is not None else [])
+    for step in path:
+        need = str(step)
+        if need not in pool:
+            break
+        pool.remove(need)
+        chain.append(need)
+        if not pool:
             break
     return chain
 
