@@ -57,6 +57,17 @@ MAX_PLACES = 150
 MAX_CELLS = 300_000  # cells a heat layer is taught on at most (24 numbers each)
 OPEN_SHARE = 0.25  # share of the open table's cells it is taught on
 SUPPRESS = 0.5  # two centres closer than this many die sides are one die
+# A place this much larger than the frame's dice may be two touching dice seen as one: the
+# finder looks again at it alone, its dice drawn CLOSER_SIDE pixels across, where the two
+# come apart.
+SPLIT = 1.1
+ELONGATED = 3.0  # and its heat this many times longer than wide (a die's is about round)
+CLOSER_SIDE = 44.0
+CLOSER_INPUT = 160  # pixels of the closer look's window (about 3.6 of the frame's dice)
+SPLIT_HEAT = 0.5  # each of the two, looked at closer (a piece of one die comes out weaker)
+SPLIT_SIDE = 0.6  # and at least this share of the place and of the frame's dice (a pip or a
+# piece of one die is smaller; each of two dice seen as one is 0.7-0.9 of that place)
+CLOSER_LOOKS = 4  # at most, a frame
 
 
 def model_fingerprint(model: str | Path = MODEL) -> str:
@@ -70,12 +81,14 @@ class CentreFinder:
     def __init__(self, model: str | Path = MODEL, threshold: float = THRESHOLD,
                  input_side: int = INPUT_SIDE, heat: dict | None = None) -> None:
         """``heat``: a profile's own heat layer (``fit_heat``) in place of the network's."""
+        self.model = model
         self.net = read_onnx(model)
+        self._closer_net: cv2.dnn.Net | None = None  # closer looks, at one fixed input size
         self.threshold = threshold
         self.input_side = input_side
         self.scale = 1.0  # the scale the last ``find`` read the frame at
-        # keep_features: the last pass's features and scales stay in ``last`` (the judge
-        # reads the features at each centre, ``features_at``).
+        # keep_features: ``find`` gives the network's features at each centre (the judge
+        # reads them), from the pass that found it.
         self.keep_features = False
         # A centre under ``speck`` of the sure centres' side is dropped as a speck of dirt.
         # A reader with a judge lowers it (SPECK_JUDGED): the judge weighs a small place
@@ -84,6 +97,7 @@ class CentreFinder:
         self.speck = SPECK
         self.max_places = MAX_PLACES
         self.last: tuple[np.ndarray | None, float, float] = (None, 1.0, 1.0)
+        self.last_heat: tuple[np.ndarray, float, float] | None = None
         # Files from before the "features" output can find dice but not be taught.
         self.teachable = "features" in self.net.getUnconnectedOutLayersNames()
         self.heat = None
@@ -95,10 +109,12 @@ class CentreFinder:
                     "--labeled' (the same labelled photos will do)")
             self.heat = (np.array(heat["weights"], np.float32), float(heat["bias"]))
 
-    def maps(self, image: np.ndarray, scale: float, features: bool = False
+    def maps(self, image: np.ndarray, scale: float, features: bool = False,
+             net: cv2.dnn.Net | None = None
              ) -> tuple[np.ndarray, np.ndarray | None, float, float]:
         """The network's maps (heat, log side, offsets) for the frame scaled by about
         ``scale``, its features when asked, and the exact x and y scales used."""
+        net = self.net if net is None else net
         h0, w0 = image.shape[:2]
         scale = min(scale, MAX_INPUT / max(h0, w0))
         # Sides must halve evenly four times (the network works down to 1/16).
@@ -111,26 +127,27 @@ class CentreFinder:
         # The same blob cv2.dnn.blobFromImage makes, ten times faster.
         blob = np.ascontiguousarray(small.transpose(2, 0, 1)[None], dtype=np.float32)
         blob *= np.float32(1.0 / 255.0)
-        self.net.setInput(blob)
+        net.setInput(blob)
         if features or self.heat is not None:
-            maps, feats = self.net.forward(["maps", "features"])
+            maps, feats = net.forward(["maps", "features"])
             maps, feats = maps[0], feats[0]
             if self.heat is not None:
                 w, b = self.heat
                 maps = maps.copy()
                 maps[0] = _sigmoid(np.tensordot(w, feats, 1) + b)
             return maps, feats, sx, sy
-        return self.net.forward("maps")[0], None, sx, sy
+        return net.forward("maps")[0], None, sx, sy
 
-    def _peaks(self, image: np.ndarray, scale: float, threshold: float | None = None
-               ) -> list[tuple[float, ...]]:
+    def _peaks(self, image: np.ndarray, scale: float, threshold: float | None = None,
+               net: cv2.dnn.Net | None = None) -> list[tuple[float, ...]]:
         """Die centres ``(x, y, side, side in input pixels, heat)`` with the frame scaled by
         ``scale`` (positions and sides in frame pixels), heat over ``threshold`` (by default
         the finder's)."""
-        maps, feats, sx, sy = self.maps(image, scale, features=self.keep_features)
+        maps, feats, sx, sy = self.maps(image, scale, features=self.keep_features, net=net)
         self.scale = scale
         self.last = (feats, sx, sy)
         heat = maps[0]
+        self.last_heat = (heat, sx, sy)
         floor = self.threshold if threshold is None else threshold
         peak = (heat >= cv2.dilate(heat, np.ones((3, 3), np.uint8))) & (heat > floor)
         iy, ix = np.nonzero(peak)
@@ -172,9 +189,11 @@ class CentreFinder:
                     scale *= TARGET_SIDE / seen
                     peaks = self._peaks(image, scale, floor)
         kept = _suppress(usual(peaks))
+        closer: dict[tuple[float, ...], np.ndarray | None] = {}  # places looked at closer
         if kept:
             least = self.speck * _dice_side(kept, 2)
             kept = [p for p in kept if p[2] >= least]
+            kept = self._split_pairs(image, kept, closer)
         weak = [p for p in peaks if p[4] <= self.threshold]
         if weak:
             known = set(kept)
@@ -191,19 +210,105 @@ class CentreFinder:
         # Places under the finder's own threshold do not size it either.
         sized = [b.side for b in blobs if b.heat > self.threshold] or [b.side for b in blobs]
         side = float(np.median(sized)) if blobs else (die_side or min(image.shape[:2]) / 20.0)
-        return Detection(blobs, side, obstruction_share(image, side))
+        features = None
+        if self.keep_features:
+            features = _features_at(self.last, [p[:2] for p in peaks])
+            for k, p in enumerate(peaks):
+                if closer.get(p) is not None:
+                    features[k] = closer[p]
+        return Detection(blobs, side, obstruction_share(image, side), features=features)
+
+    def _split_pairs(self, image: np.ndarray, kept: list[tuple[float, ...]],
+                     closer: dict) -> list[tuple[float, ...]]:
+        """Places much larger than the frame's dice, looked at again alone and closer: two
+        touching dice the frame's scale shows as one elongated die come apart there (the
+        places found closer go in ``closer`` with their features)."""
+        if self.last_heat is None:  # no pass of the network's own to look at
+            return kept
+        side = float(np.median([p[2] for p in kept]))
+        long = [(_elongation(*self.last_heat, p, self.threshold), p) for p in kept
+                if p[2] >= SPLIT * side]
+        # The longest few: a frame of dots can offer dozens, and each look costs a pass.
+        big = [p for e, p in sorted(long, key=lambda ep: -ep[0])[:CLOSER_LOOKS]
+               if e >= ELONGATED]
+        if not big:
+            return kept
+        h, w = image.shape[:2]
+        # A square window the network reads at CLOSER_INPUT pixels, the frame's dice
+        # CLOSER_SIDE wide in it: one input size, so its own copy of the network is never
+        # reshaped (reshaping between two sizes each frame cost more than the reading).
+        reach = int(round(CLOSER_INPUT * side / CLOSER_SIDE))
+        if reach > min(h, w):
+            return kept
+        if self._closer_net is None:
+            self._closer_net = read_onnx(self.model)
+        frame_pass = (self.last, self.last_heat, self.scale)
+        out = [p for p in kept if p not in big]
+        for p in big:
+            x, y, s = p[:3]
+            x0 = int(np.clip(round(x - reach / 2), 0, w - reach))
+            y0 = int(np.clip(round(y - reach / 2), 0, h - reach))
+            found = self._peaks(image[y0:y0 + reach, x0:x0 + reach], CLOSER_INPUT / reach,
+                                net=self._closer_net)
+            found = _suppress([(fx + x0, fy + y0, *rest) for fx, fy, *rest in found
+                               if max(abs(fx + x0 - x), abs(fy + y0 - y)) <= 0.6 * s])
+            # Two whole dice, each fairly sure, where there was one, neither of them a die
+            # found already beside it; anything else (one die and a piece of it, a pip, a
+            # cluster) stays as the frame's scale saw it.
+            others = [q for q in kept if q is not p]
+            found = [f for f in found if f[4] >= SPLIT_HEAT
+                     and f[2] >= SPLIT_SIDE * max(side, s) and not _beside(f, others)]
+            if len(found) != 2:
+                out.append(p)
+                continue
+            cells = _features_at(self.last, [(fx - x0, fy - y0) for fx, fy, *_ in found]) \
+                if self.keep_features else [None] * len(found)
+            for f, cell in zip(found, cells, strict=True):
+                closer[f] = cell
+                out.append(f)
+        self.last, self.last_heat, self.scale = frame_pass
+        return _suppress(out)
 
 
-def features_at(finder: CentreFinder, blobs: Sequence[Blob]) -> np.ndarray:
-    """The finder's features (its last pass, ``keep_features``) in each blob's centre cell."""
-    feats, sx, sy = finder.last
+def _beside(place: tuple[float, ...], others: list[tuple[float, ...]]) -> bool:
+    """Whether ``place`` is one of ``others`` found again (closer than SUPPRESS dice)."""
+    return any(np.hypot(place[0] - q[0], place[1] - q[1]) <= SUPPRESS * min(place[2], q[2])
+               for q in others)
+
+
+def _elongation(heat: np.ndarray, sx: float, sy: float, place: tuple[float, ...],
+                floor: float) -> float:
+    """How long the finder's heat over ``floor`` round a place is against how wide (the
+    ratio of its two spreads): about round for a die, long for two touching dice seen as
+    one."""
+    h, w = heat.shape
+    cx, cy = place[0] * sx / STRIDE, place[1] * sy / STRIDE
+    r = 0.9 * place[2] * np.sqrt(sx * sy) / STRIDE
+    y0, y1 = int(max(0, cy - r)), int(min(h, cy + r + 1))
+    x0, x1 = int(max(0, cx - r)), int(min(w, cx + r + 1))
+    win = heat[y0:y1, x0:x1]
+    yy, xx = np.mgrid[y0:y1, x0:x1]
+    on = (win > floor) & ((yy - cy) ** 2 + (xx - cx) ** 2 <= r * r)
+    if on.sum() < 3:
+        return 1.0
+    weight = win[on]
+    pts = np.stack([xx[on], yy[on]], 1).astype(np.float64)
+    d = pts - (pts * weight[:, None]).sum(0) / weight.sum()
+    small, large = np.linalg.eigvalsh((d * weight[:, None]).T @ d / weight.sum())
+    return float(large / max(small, 1e-6))
+
+
+def _features_at(last: tuple[np.ndarray | None, float, float],
+                 points: Sequence[tuple[float, float]]) -> np.ndarray:
+    """A pass's features (``keep_features``) in the cell of each point (frame pixels)."""
+    feats, sx, sy = last
     if feats is None:
         raise ValueError("the finder kept no features: set keep_features before find()")
     n, gh, gw = feats.shape
-    out = np.zeros((len(blobs), n), np.float32)
-    for k, b in enumerate(blobs):
-        cx = int(np.clip(b.cx * sx / STRIDE, 0, gw - 1))
-        cy = int(np.clip(b.cy * sy / STRIDE, 0, gh - 1))
+    out = np.zeros((len(points), n), np.float32)
+    for k, (x, y) in enumerate(points):
+        cx = int(np.clip(x * sx / STRIDE, 0, gw - 1))
+        cy = int(np.clip(y * sy / STRIDE, 0, gh - 1))
         out[k] = feats[:, cy, cx]
     return out
 

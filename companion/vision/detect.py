@@ -61,6 +61,7 @@ class Detection:
     die_side: float
     obstruction: float
     mask: np.ndarray | None = None
+    features: np.ndarray | None = None  # the finder network's, one row per blob, when kept
 
 
 def background_distance(image: np.ndarray, window: float | None = None) -> np.ndarray:

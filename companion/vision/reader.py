@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from .centres import MODEL as CENTRES_MODEL
-from .centres import SPECK_JUDGED, SURE, CentreFinder, features_at, fit_blob, model_fingerprint
+from .centres import SPECK_JUDGED, SURE, CentreFinder, fit_blob, model_fingerprint
 from .classify import (
     MODELS,
     NONE,
@@ -197,7 +197,8 @@ class DiceReader:
             raise ValueError("candidates need the finder network and no profile")
         if self.facenet is None:
             self._read_for_judge()
-        return self._judged(self._view(frame))
+        # the places a judged read weighs, weaker ones included: the judge is mined on them
+        return self._judged(self._view(frame), min(self.finder.threshold, JUDGED_HEAT))
 
     def _read_for_judge(self) -> None:
         """Read places as a judge needs them (and as it was mined): the face network's
@@ -227,8 +228,7 @@ class DiceReader:
                 logits[unsure] = np.log(np.maximum(mean, 1e-12))
         side = det.die_side
         inputs = judge_inputs(
-            feats, logits, features_at(self.finder, blobs) if blobs else
-            np.zeros((0, 24), np.float32),
+            feats, logits, det.features if blobs else np.zeros((0, 24), np.float32),
             np.array([b.heat for b in blobs]), np.array([b.side / side for b in blobs]),
             context_batch(view, blobs, side),
             np.array([ok for _, ok in refined]), self.facenet.classes)

@@ -350,3 +350,70 @@ def test_the_finder_offers_the_judge_the_places_it_is_less_sure_of(monkeypatch) 
     assert told.seen == len(alone.dice)
     monkeypatch.setattr(reader_module, "JUDGED_HEAT", usual)  # the finder's usual places only
     assert len(reader.analyse(image).dice) == len(alone.dice) - 1
+
+
+def _frame_heat(places, long=None) -> np.ndarray:
+    """A finder heat map (640 x 480 frame read at scale 1): a round spot on each place, and
+    a ridge ``long = (x0, x1, y)`` where two touching dice came out as one."""
+    heat = np.zeros((120, 160), np.float32)
+    for x, y, *_ in places:
+        heat[int(y) // 4 - 1:int(y) // 4 + 2, int(x) // 4 - 1:int(x) // 4 + 2] = 0.8
+    if long is not None:
+        x0, x1, y = long
+        heat[y // 4 - 1:y // 4 + 2, x0 // 4:x1 // 4 + 1] = 0.6
+    return heat
+
+
+@pytest.mark.parametrize("closer, split", [
+    ("two whole dice", True),
+    ("one die and a weak place", False),  # heat under SPLIT_HEAT
+    ("one die and a piece of it", False),  # side under SPLIT_SIDE of the place
+    ("one die", False),
+])
+def test_a_long_place_larger_than_the_dice_is_looked_at_closer(monkeypatch, closer: str,
+                                                              split: bool) -> None:
+    # (x, y, side, side in input pixels, heat): four dice, and two touching dice the frame's
+    # scale gave one centre with a side too large
+    dice = [(100.0, 100.0, 30.0, 30.0, 0.9), (300.0, 100.0, 30.0, 30.0, 0.9),
+            (500.0, 100.0, 30.0, 30.0, 0.9), (100.0, 300.0, 30.0, 30.0, 0.9)]
+    pair = (310.0, 300.0, 40.0, 40.0, 0.8)
+    finder = CentreFinder()
+    finder.last_heat = (_frame_heat(dice, long=(296, 328, 300)), 1.0, 1.0)
+    frame_pass = finder.last
+    image = np.zeros((480, 640, 3), np.uint8)
+    looks = []
+
+    def look(crop, scale, threshold=None, net=None):
+        # what the network finds in the window, in the window's pixels (centred on the pair)
+        assert net is not None and net is not finder.net  # its own copy, one input size
+        looks.append(crop.shape)
+        mid = crop.shape[1] / 2
+        left = (mid - 14, mid, 30.0, 44.0, 0.85)
+        right = {"two whole dice": (mid + 15, mid + 2, 29.0, 43.0, 0.7),
+                 "one die and a weak place": (mid + 15, mid + 2, 29.0, 43.0, 0.4),
+                 "one die and a piece of it": (mid + 15, mid + 2, 12.0, 18.0, 0.7),
+                 "one die": None}[closer]
+        return [left] + ([right] if right else [])
+
+    monkeypatch.setattr(finder, "_peaks", look)
+    kept = finder._split_pairs(image, dice + [pair], {})
+    assert len(looks) == 1
+    assert finder.last is frame_pass  # the frame's features stay for the judge
+    assert [p for p in kept if p in dice] == dice
+    others = [p for p in kept if p not in dice]
+    if split:
+        assert len(others) == 2 and all(abs(p[1] - 300) < 5 for p in others)
+        left, right = sorted(p[0] for p in others)  # in frame pixels
+        assert abs(left - 296) < 1.5 and abs(right - 325) < 1.5
+    else:
+        assert others == [pair]
+
+
+def test_a_round_place_is_not_looked_at_again(monkeypatch) -> None:
+    # A die larger than the others (nearer the camera) whose heat is round: no closer look.
+    dice = [(100.0, 100.0, 30.0, 30.0, 0.9), (300.0, 100.0, 30.0, 30.0, 0.9),
+            (500.0, 100.0, 30.0, 30.0, 0.9), (310.0, 300.0, 40.0, 40.0, 0.8)]
+    finder = CentreFinder()
+    finder.last_heat = (_frame_heat(dice), 1.0, 1.0)
+    monkeypatch.setattr(finder, "_peaks", lambda *a, **k: pytest.fail("looked closer"))
+    assert finder._split_pairs(np.zeros((480, 640, 3), np.uint8), dice, {}) == dice
