@@ -156,17 +156,18 @@ def run_synthetic(reader: DiceReader, frames: int, seed: int = 1000,
     return score
 
 
-def run_frames(reader: DiceReader, frames: Iterable[tuple[np.ndarray, LabeledImage]],
-               expect: bool = False) -> Score:
+def run_frames(reader: DiceReader, frames: Iterable[tuple], expect: bool = False) -> Score:
     """Score the reader on frames with their labels (``domains``); with ``expect`` the
-    reader is told how many dice each frame holds, as the table tells it."""
+    reader is told how many dice each frame holds, as the table tells it, and a frame that
+    comes with the bare table before the roll (a third item) is read with it."""
     score = Score()
-    for image, item in frames:
+    for image, item, *before in frames:
         t0, c0 = time.perf_counter(), time.process_time()
+        background = before[0] if before else None
         if expect:
-            result = reader.analyse(image, expected=len(item.boxes))
+            result = reader.analyse(image, expected=len(item.boxes), background=background)
         else:
-            result = reader.analyse(image)
+            result = reader.analyse(image, background=background)
         ms = (time.perf_counter() - t0) * 1000.0
         score.cpu_ms.append((time.process_time() - c0) * 1000.0)
         score.add(item, result.dice, ms)

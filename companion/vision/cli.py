@@ -265,7 +265,7 @@ def cmd_bench_domains(args: argparse.Namespace) -> int:
                   f"per roll {s['roll_accuracy']:.3f}  ms {s['ms_median']:.1f}", flush=True)
 
     out = score_domains(reader, args.dev, args.frames, args.seed, expect=args.expect,
-                        names=args.only or None, progress=line)
+                        names=args.only or None, progress=line, empty=args.empty)
     names = unseen(list(out))
     p = pooled(out, names) if names else {}
     if args.json:
@@ -355,6 +355,8 @@ def register(commands, bench_commands) -> None:
     bd.add_argument("--seed", type=int, default=0, help="held-apart scene seed offset")
     bd.add_argument("--expect", action="store_true",
                     help="tell the reader how many dice each frame holds")
+    bd.add_argument("--empty", action="store_true",
+                    help="read the table domains with the bare table before the roll known")
     bd.add_argument("--only", action="append", metavar="DOMAIN", help="score this domain")
     bd.add_argument("--threads", type=int, default=1, help="OpenCV threads (0: its default)")
     bd.add_argument("--json", action="store_true")

@@ -37,7 +37,8 @@ from .scenes import (
     scene_item,
 )
 
-Frame = tuple[np.ndarray, LabeledImage]
+# (image, labels), or with the bare table before the roll: (image, labels, empty table)
+Frame = tuple[np.ndarray, LabeledImage] | tuple[np.ndarray, LabeledImage, np.ndarray]
 
 
 def shoots(items: Sequence[LabeledImage]) -> dict[str, list[LabeledImage]]:
@@ -60,14 +61,17 @@ def photo_frames(items: Sequence[LabeledImage]) -> Iterator[Frame]:
 
 def scene_frames(family: str, frames: int, seed: int, photo: Sequence[PhotoDie] = (),
                  width: int = 640, height: int = 480, harsh: bool = False,
-                 photo_share: float = 1.0) -> Iterator[Frame]:
+                 photo_share: float = 1.0, empty: bool = False) -> Iterator[Frame]:
     """Held-apart scenes of one table family; with ``photo`` real dice (``photo_share`` of
-    them), otherwise rendered ones; ``harsh``: the teaching generator's whole range."""
+    them), otherwise rendered ones; ``harsh``: the teaching generator's whole range;
+    ``empty``: each frame comes with the bare table before the roll, as a third item (the
+    frames are the same)."""
     maker = SceneMaker(seed=HELD_SEEDS + seed, families=(family,), photo=photo,
                        photo_share=photo_share if photo else 0.0, d6_only=True, harsh=harsh)
     for k in range(frames):
-        scene = maker.render(width, height, n_dice=int(maker.rng.integers(1, 9)))
-        yield scene.image, scene_item(scene, f"{family}-{seed}-{k:03d}")
+        scene = maker.render(width, height, n_dice=int(maker.rng.integers(1, 9)), empty=empty)
+        item = scene_item(scene, f"{family}-{seed}-{k:03d}")
+        yield (scene.image, item, scene.empty) if empty else (scene.image, item)
 
 
 def alter(image: np.ndarray, item: LabeledImage, rng: np.random.Generator) -> Frame:
@@ -132,8 +136,10 @@ def mirror_copies(x: float, y: float, hmat: np.ndarray, w: int, h: int, margin: 
 
 
 def domains(dev: str | Path | None, frames: int = 30, seed: int = 0,
-            families: Sequence[str] = FAMILIES) -> dict[str, Callable[[], Iterator[Frame]]]:
-    """Every domain by name, each a function giving its frames (made when asked)."""
+            families: Sequence[str] = FAMILIES, empty: bool = False
+            ) -> dict[str, Callable[[], Iterator[Frame]]]:
+    """Every domain by name, each a function giving its frames (made when asked); with
+    ``empty`` the table domains' frames come with the bare table before the roll."""
     out: dict[str, Callable[[], Iterator[Frame]]] = {}
     by_shoot: dict[str, list[LabeledImage]] = {}
     if dev is not None and (Path(dev) / "images").is_dir():
@@ -152,12 +158,12 @@ def domains(dev: str | Path | None, frames: int = 30, seed: int = 0,
         bank = photo_dice([it for its in by_shoot.values() for it in its])
     for k, family in enumerate(families):
         out[f"render-{family}"] = (lambda family=family, k=k:
-                                   scene_frames(family, frames, seed * 100 + k))
+                                   scene_frames(family, frames, seed * 100 + k, empty=empty))
         if bank:
             out[f"photo-dice-on-{family}"] = (lambda family=family, k=k:
                                               scene_frames(family, frames, seed * 100 + 50 + k,
-                                                           bank))
+                                                           bank, empty=empty))
         out[f"stress-{family}"] = (lambda family=family, k=k:
                                    scene_frames(family, frames, seed * 100 + 80 + k, bank,
-                                                harsh=True, photo_share=0.5))
+                                                harsh=True, photo_share=0.5, empty=empty))
     return out

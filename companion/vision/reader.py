@@ -37,7 +37,7 @@ EXPECT_FLOOR = 0.02
 # count 91.2 to 91.5 %; the dev photos 99.39 to 99.46 %).
 JUDGED_HEAT = 0.2
 # A blob whose patch differs from the empty tray by less than this (mean Lab distance, the
-# light's overall change taken out) was there before the roll: a mark, not a die.
+# light's change round it taken out) was there before the roll: a mark, not a die.
 STATIC = 7.0
 # Small dice: their pips are a pixel or two, and the networks (taught on dice of 14 pixels
 # and more) are sure of themselves there without being right (the dev photos shrunk: of the
@@ -373,17 +373,27 @@ def _softmax(z: np.ndarray) -> np.ndarray:
 def static_blobs(view: np.ndarray, background: np.ndarray, blobs: list[Blob], side: float
                  ) -> np.ndarray:
     """Which blobs look as they did on the empty tray (``background``): a mark, a stain or
-    a printed spot that was there before the roll. The light's overall change between the
-    two (a cloud, the lamp's flicker) is taken out before comparing."""
+    a printed spot that was there before the roll. The light's change between the two (a
+    cloud, the lamp's flicker, a shadow) is taken out before comparing: the change of the
+    table round the blob, in a window twice its size."""
     import cv2
 
     out = np.zeros(len(blobs), bool)
     for k, b in enumerate(blobs):
         s = max(side, b.side) * 0.9
-        a = cv2.cvtColor(die_crop(view, b.cx, b.cy, s, 0.0, 16), cv2.COLOR_BGR2Lab)
-        c = cv2.cvtColor(die_crop(background, b.cx, b.cy, s, 0.0, 16), cv2.COLOR_BGR2Lab)
-        d = a.astype(np.float32) - c.astype(np.float32)
+        now = die_crop(view, b.cx, b.cy, 2 * s, 0.0, 32).astype(np.float32)
+        before = die_crop(background, b.cx, b.cy, 2 * s, 0.0, 32).astype(np.float32)
+        # The light's change is the table's, measured round the blob (a die filling the
+        # blob's own patch would take itself out), as a gain per colour: a dimmer or warmer
+        # light changes a dark spot less than the pale table round it.
+        gain = np.median(now.reshape(-1, 3), axis=0) / np.maximum(
+            np.median(before.reshape(-1, 3), axis=0), 1.0)
+        a = cv2.cvtColor(now.astype(np.uint8), cv2.COLOR_BGR2Lab).astype(np.float32)
+        c = cv2.cvtColor(np.clip(before * gain, 0, 255).astype(np.uint8),
+                         cv2.COLOR_BGR2Lab).astype(np.float32)
+        d = a - c
         d -= np.median(d.reshape(-1, 3), axis=0)
+        d = d[8:24, 8:24]  # the blob itself
         out[k] = float(np.sqrt((d * d).sum(axis=2)).mean()) < STATIC
     return out
 

@@ -66,6 +66,8 @@ class Scene:
     dice: list[SceneDie]
     family: str
     ignore: list[tuple[float, float, float, float]] = field(default_factory=list)
+    # the same table before the roll (``render(empty=True)``): no dice, clutter or hands
+    empty: np.ndarray | None = None
 
 
 # --------------------------------------------------------------------------- noise
@@ -736,10 +738,12 @@ class SceneMaker:
     # -- public ----------------------------------------------------------------------
     def render(self, width: int = 640, height: int = 480, n_dice: int | None = None,
                family: str | None = None, die_side: float | None = None,
-               touching: float = 0.2, pairs: float = 0.0) -> Scene:
+               touching: float = 0.2, pairs: float = 0.0, empty: bool = False) -> Scene:
         """A frame with its truth. ``touching``: the chance a die that lands against
         another stays there; ``pairs``: the chance a die is laid against one already down
-        (dice that touch, which a finder may take for one)."""
+        (dice that touch, which a finder may take for one); ``empty``: also the bare table
+        as the same camera saw it before the roll (``Scene.empty``; the scene itself is the
+        same with or without it)."""
         rng = self.rng
         h, w = height, width
         family = family or self.families[int(rng.integers(len(self.families)))]
@@ -819,9 +823,18 @@ class SceneMaker:
             dice = keep
         # The room's light falls on the table beyond the frame as on the frame.
         img, bare = np.split(self._room(np.concatenate([img, bare], axis=2), side), 2, axis=2)
-        img, dice, ignore = self._tilt(img, dice, ignore, bare)
+        img, dice, ignore, bare = self._tilt(img, dice, ignore, bare)
+        before = None
+        if empty:
+            # Another frame of the same camera: the same settings, its own grain (a twin of
+            # the generator, so the scene draws exactly what it draws without it).
+            twin = np.random.Generator(np.random.PCG64())
+            twin.bit_generator.state = self.rng.bit_generator.state
+            grain = np.random.default_rng(int(twin.integers(2**63)))
+            twin.bit_generator.state = self.rng.bit_generator.state
+            before = self._camera(bare, side, twin, grain)
         img = self._camera(img, side)
-        return Scene(img, dice, family, ignore)
+        return Scene(img, dice, family, ignore, before)
 
     def _room(self, img: np.ndarray, side: float) -> np.ndarray:
         """Cast shadows, the light's colour and level, light fall-off (on images stacked
@@ -856,7 +869,7 @@ class SceneMaker:
         it opens shows ``bare`` (the table without dice) mirrored at the frame's edges."""
         rng = self.rng
         if self.tilt <= 0 or rng.random() < 0.5:
-            return img, dice, ignore
+            return img, dice, ignore, bare
         h, w = img.shape[:2]
         t = np.deg2rad(rng.uniform(0, self.tilt))
         # Far edge shortened as a pinhole camera at a moderate distance sees it.
@@ -898,11 +911,13 @@ class SceneMaker:
             q = cv2.perspectiveTransform(np.float32([[[x0, y0]], [[x1, y1]]]), hmat)[:, 0]
             box.append((float(q[:, 0].min()), float(q[:, 1].min()), float(q[:, 0].max()),
                         float(q[:, 1].max())))
-        return out, moved, box
+        return out, moved, box, beyond
 
-    def _camera(self, img: np.ndarray, side: float) -> np.ndarray:
-        """Motion blur, focus blur, noise and JPEG."""
-        rng = self.rng
+    def _camera(self, img: np.ndarray, side: float, rng: np.random.Generator | None = None,
+                grain: np.random.Generator | None = None) -> np.ndarray:
+        """Motion blur, focus blur, noise and JPEG (settings drawn from ``rng``, the noise
+        itself from ``grain`` when given)."""
+        rng = self.rng if rng is None else rng
         share, length, noise, quality = (0.25, 0.25, 7, 35) if self.harsh else (0.1, 0.1, 4, 60)
         if rng.random() < share:  # motion blur, up to ``length`` of a die
             n = int(max(3, rng.uniform(0.05, length) * side)) | 1
@@ -914,7 +929,10 @@ class SceneMaker:
             img = cv2.filter2D(img, -1, k / max(k.sum(), 1e-6))
         elif rng.random() < 0.3:
             img = cv2.GaussianBlur(img, (0, 0), rng.uniform(0.4, 1.4))
-        img = img + rng.normal(0, rng.uniform(0, noise), img.shape).astype(np.float32)
+        speckle = rng.normal(0, rng.uniform(0, noise), img.shape)
+        if grain is not None:
+            speckle = grain.permutation(speckle.ravel()).reshape(img.shape)
+        img = img + speckle.astype(np.float32)
         out = np.clip(img, 0, 255).astype(np.uint8)
         if rng.random() < 0.3:
             ok, buf = cv2.imencode(".jpg", out, [cv2.IMWRITE_JPEG_QUALITY,

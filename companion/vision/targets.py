@@ -44,10 +44,12 @@ PI5_FACTOR = 2.5  # a Pi 5 core against this machine's, for small cv2.dnn networ
 
 def score_domains(reader: DiceReader, dev: str | Path | None, frames: int = 30,
                   seed: int = 0, expect: bool = False, names: list[str] | None = None,
-                  progress: Callable[[str, dict], None] | None = None) -> dict[str, dict]:
-    """Per-domain summaries (``Score.summary``) of the reader."""
+                  progress: Callable[[str, dict], None] | None = None,
+                  empty: bool = False) -> dict[str, dict]:
+    """Per-domain summaries (``Score.summary``) of the reader; ``empty``: the table domains
+    are read with the bare table before the roll known, as the table knows it."""
     out = {}
-    for name, make in domains(dev, frames, seed).items():
+    for name, make in domains(dev, frames, seed, empty=empty).items():
         if names and name not in names:
             continue
         s = run_frames(reader, make(), expect=expect).summary()
@@ -232,6 +234,15 @@ def measure(dev: str | Path, frames: int = 30, report: Callable[[str], None] = p
     q = pooled(told, names)
     numbers.update(unseen_die_expect=q["die"], unseen_roll_expect=q["roll"])
     report(f"  with the count given: per die {q['die']:.4f}, per roll {q['roll']:.3f}")
+    # At the table the camera is fixed and the tray was seen empty before the roll.
+    bare = pooled(score_domains(reader, dev, frames, names=names, empty=True), names)
+    both = pooled(score_domains(reader, dev, frames, expect=True, names=names, empty=True),
+                  names)
+    numbers.update(unseen_empty_precision=bare["precision"], unseen_empty_die=bare["die"],
+                   unseen_empty_die_expect=both["die"])
+    report(f"  with the table before the roll known: precision {bare['precision']:.4f}, per "
+           f"die {bare['die']:.4f}; and the count given: per die {both['die']:.4f}, per "
+           f"roll {both['roll']:.3f}")
     for key, label, group in (
             ("learned", "tables of the families learned, other seeds", known),
             ("altered", "the dev photos as another room and camera take them", other)):

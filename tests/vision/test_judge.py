@@ -82,10 +82,12 @@ def test_a_tilted_scene_shows_the_bare_table_beyond_its_frame_and_no_die_twice()
     tilted = 0
     for seed in range(12):
         maker = SceneMaker(seed=seed, tilt=45.0)
-        out, dice, ignore = maker._tilt(image.copy(), [SceneDie(16, 18, 20, "1", "render")],
-                                        [], bare)
+        out, dice, ignore, beyond = maker._tilt(image.copy(),
+                                                [SceneDie(16, 18, 20, "1", "render")], [], bare)
         if out is image or np.array_equal(out, image):
+            assert beyond is bare
             continue  # not tilted this time
+        assert not beyond.any()  # the bare table, tilted as the frame
         tilted += 1
         spots = _bright_spots(out)
         assert len(dice) == 1 and ignore == [] and len(spots) == 1

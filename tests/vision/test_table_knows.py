@@ -139,3 +139,62 @@ def test_read_expect_on_the_command_line(tmp_path) -> None:
                           str(path)], capture_output=True, text=True)
     assert bad.returncode != 0
     assert "--expect -2" in bad.stderr and "Traceback" not in bad.stderr
+
+
+def test_a_scene_can_come_with_its_table_before_the_roll() -> None:
+    from companion.vision.scenes import SceneMaker
+
+    plain = SceneMaker(seed=8, families=("board",), d6_only=True)
+    known = SceneMaker(seed=8, families=("board",), d6_only=True)
+    for _ in range(3):
+        a, b = plain.render(n_dice=4), known.render(n_dice=4, empty=True)
+        assert a.empty is None and b.empty is not None
+        assert np.array_equal(a.image, b.image)  # the same scene, with or without it
+        assert b.empty.shape == b.image.shape
+        # the dice are not on the bare table; the print away from them is
+        lab = [cv2.cvtColor(x, cv2.COLOR_BGR2Lab).astype(np.float32) for x in (b.image, b.empty)]
+        diff = np.sqrt(((lab[0] - lab[1]) ** 2).sum(axis=2))
+        on_dice = np.zeros(diff.shape, bool)
+        for d in b.dice:
+            r = int(d.side * 0.3)
+            on_dice[max(0, int(d.y) - r):int(d.y) + r, max(0, int(d.x) - r):int(d.x) + r] = True
+        away = np.ones(diff.shape, bool)
+        for d in b.dice:
+            r = int(d.side * 1.5)
+            away[max(0, int(d.y) - r):int(d.y) + r, max(0, int(d.x) - r):int(d.x) + r] = False
+        assert diff[on_dice].mean() > 3 * max(diff[away].mean(), 1.0)
+
+
+def test_the_board_before_the_roll_keeps_its_print_from_being_read_as_dice() -> None:
+    # A printed board nothing learned: its print can read as dice; known from the empty
+    # board, it is not proposed, and the dice rolled onto it still are.
+    from companion.vision.bench import run_frames
+    from companion.vision.domains import scene_frames
+
+    reader = DiceReader("d6")
+    frames = list(scene_frames("board", 8, seed=0, empty=True))
+    without = run_frames(reader, [(image, item) for image, item, _ in frames]).summary()
+    known = run_frames(reader, frames).summary()
+    assert without["precision"] < 0.9, without  # print read as dice without the empty board
+    assert known["precision"] > without["precision"] + 0.05, (known, without)
+    assert known["die_accuracy"] >= without["die_accuracy"] - 0.03, (known, without)
+
+
+def test_a_plain_die_filling_its_place_is_not_taken_for_the_table() -> None:
+    # A die of one colour with one small pip: compared within its own place alone, all of
+    # it changed alike and would look like a change of light.
+    from companion.vision.detect import Blob
+    from companion.vision.reader import static_blobs
+
+    rng = np.random.default_rng(3)
+    table = np.clip(rng.normal(150, 6, (240, 320, 3)), 0, 255).astype(np.uint8)
+    die = table.copy()
+    cv2.rectangle(die, (140, 100), (180, 140), (200, 120, 60), -1)
+    cv2.circle(die, (160, 120), 2, (20, 20, 20), -1)
+    blob = [Blob(160.0, 120.0, 40.0, 40.0, 0.0)]
+    assert not static_blobs(die, table, blob, 40.0)[0]  # rolled onto the table
+    assert static_blobs(die, die, blob, 40.0)[0]  # lying there before the roll
+    for light in ((0.8, 0.8, 0.8), (0.7, 0.9, 1.1)):  # and the light dimmer or warmer since
+        changed = np.clip(die * np.array(light), 0, 255).astype(np.uint8)
+        assert static_blobs(changed, die, blob, 40.0)[0], light
+        assert not static_blobs(changed, table, blob, 40.0)[0], light

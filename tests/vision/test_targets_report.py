@@ -15,7 +15,8 @@ def test_the_targets_pool_the_held_families_apart_and_say_which_are_met(monkeypa
         "stress-board": {"labelled_dice": 50, "die_accuracy": 0.1}}
     scored: list[list[str]] = []
 
-    def score(reader, dev, frames, seed=0, expect=False, names=None, progress=None):
+    def score(reader, dev, frames, seed=0, expect=False, names=None, progress=None,
+              empty=False):
         scored.append(list(names))
         return {n: {**seen[n], "recall": 1.0, "precision": 1.0, "roll_accuracy": 1.0,
                     "images": 1} for n in names}
@@ -36,6 +37,9 @@ def test_the_targets_pool_the_held_families_apart_and_say_which_are_met(monkeypa
     assert numbers["unseen_die"] == 0.8 and numbers["unseen_dice"] == 40
     assert numbers["learned_die"] == 0.95 and numbers["altered_die"] == 0.9
     assert "stress-board" not in scored[0] and "shoot-1" not in scored[0]
+    # read again with the bare table known: the held families only
+    assert scored[2] == scored[3] == ["render-board", "photo-dice-on-cards"]
+    assert any(line.startswith("  with the table before the roll known") for line in lines)
     assert "MET  profile of 14 photos, unfamiliar symbols, per die: 1.0000 (target 0.995)" \
         in lines
     assert "NOT  dev photos, per die: 0.9900 (target 0.995)" in lines
