@@ -25,15 +25,17 @@ LOCALE_DIR = Path(__file__).with_name("locale")
 ENV = "COMPANION_LANG"  # the language for every command, over the config and the locale
 
 _translation: gettext.NullTranslations | None = None
+_lookup = None  # the catalogue's gettext, bound once: the engines look up on every action
 
 
 def set_language(language: str | None, localedir: str | Path | None = None) -> None:
     """Use ``language`` (e.g. "fr"; None: from the environment) from now on."""
-    global _translation
+    global _translation, _lookup
     languages = [language] if language else None
     _translation = gettext.translation(
         DOMAIN, str(localedir or LOCALE_DIR), languages=languages, fallback=True
     )
+    _lookup = _translation.gettext
 
 
 def available(language: str, localedir: str | Path | None = None) -> bool:
@@ -71,7 +73,9 @@ def _current() -> gettext.NullTranslations:
 
 def _(message: str) -> str:
     """``message`` in the table's language."""
-    return _current().gettext(message)
+    if _lookup is None:
+        set_language(None)
+    return _lookup(message)
 
 
 def ngettext(singular: str, plural: str, n: int) -> str:
