@@ -287,14 +287,20 @@ def _elongation(heat: np.ndarray, sx: float, sy: float, place: tuple[float, ...]
     y0, y1 = int(max(0, cy - r)), int(min(h, cy + r + 1))
     x0, x1 = int(max(0, cx - r)), int(min(w, cx + r + 1))
     win = heat[y0:y1, x0:x1]
-    yy, xx = np.mgrid[y0:y1, x0:x1]
-    on = (win > floor) & ((yy - cy) ** 2 + (xx - cx) ** 2 <= r * r)
-    if on.sum() < 3:
+    iy, ix = np.nonzero(win > floor)
+    dy, dx = iy + (y0 - cy), ix + (x0 - cx)
+    inside = dy * dy + dx * dx <= r * r
+    if inside.sum() < 3:
         return 1.0
-    weight = win[on]
-    pts = np.stack([xx[on], yy[on]], 1).astype(np.float64)
-    d = pts - (pts * weight[:, None]).sum(0) / weight.sum()
-    small, large = np.linalg.eigvalsh((d * weight[:, None]).T @ d / weight.sum())
+    weight, ys, xs = win[iy[inside], ix[inside]], dy[inside], dx[inside]
+    total = weight.sum()
+    mx, my = (weight * xs).sum() / total, (weight * ys).sum() / total
+    vxx = (weight * (xs - mx) ** 2).sum() / total
+    vyy = (weight * (ys - my) ** 2).sum() / total
+    vxy = (weight * (xs - mx) * (ys - my)).sum() / total
+    # the two spreads: eigenvalues of the 2 x 2 covariance
+    mid, half = (vxx + vyy) / 2, np.sqrt(((vxx - vyy) / 2) ** 2 + vxy * vxy)
+    small, large = mid - half, mid + half
     return float(large / max(small, 1e-6))
 
 
