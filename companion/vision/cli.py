@@ -114,6 +114,13 @@ def cmd_read(args: argparse.Namespace) -> int:
     files = _inputs(args.inputs)
     if not files:
         raise _user_error("no images given (or the folders hold no images)")
+    empty = None
+    if args.empty:
+        try:
+            empty = load_image(Path(args.empty))
+        except FrameError as exc:
+            raise _user_error(f"--empty {args.empty}: {exc}; give a photo of the tray "
+                              "without dice, taken by the same camera") from None
     if args.annotate:
         from companion.i18n import _
 
@@ -130,9 +137,15 @@ def cmd_read(args: argparse.Namespace) -> int:
             errors += 1
             print(json.dumps({"image": str(path), "error": str(exc)}), flush=True)
             continue
-        result = reader.analyse(image, expected=args.expect)
+        same = empty is not None and empty.shape[:2] == image.shape[:2]
+        result = reader.analyse(image, expected=args.expect,
+                                background=empty if same else None)
         out = {"image": str(path), "dice": [d.as_json() for d in result.dice],
                "ms": round(result.ms, 1)}
+        if empty is not None and not same:
+            out["empty"] = (f"not used: the empty tray is {empty.shape[1]}x{empty.shape[0]} "
+                            f"pixels and this image {image.shape[1]}x{image.shape[0]}; "
+                            "photograph both from the same camera and place")
         if result.count_differs:
             out["expected"] = result.expected
             out["seen"] = result.seen
@@ -303,6 +316,9 @@ def register(commands, bench_commands) -> None:
     r.add_argument("--expect", type=int, default=None, metavar="N",
                    help="N dice were rolled: propose the N places most surely read as dice, "
                         "and say (\"expected\", \"seen\") when the reader sees another number")
+    r.add_argument("--empty", metavar="IMAGE",
+                   help="a photo of the tray without dice from the same camera and place: "
+                        "what was there before the roll (print, stains) is not read as a die")
     r.set_defaults(handler=cmd_read)
 
     c = commands.add_parser("calibrate", help="teach the camera your dice; print tray markers")

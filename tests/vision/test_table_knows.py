@@ -141,6 +141,29 @@ def test_read_expect_on_the_command_line(tmp_path) -> None:
     assert "--expect -2" in bad.stderr and "Traceback" not in bad.stderr
 
 
+def test_read_empty_on_the_command_line(tmp_path, capsys) -> None:
+    from companion.cli import main
+
+    before, after, old, _ = _scene()
+    for name, image in (("before", before), ("after", after), ("small", before[:200, :200])):
+        cv2.imwrite(str(tmp_path / f"{name}.png"), image)
+
+    def read(*extra: str) -> dict:
+        assert main(["read", *extra, str(tmp_path / "after.png")]) == 0
+        return json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+
+    assert len(read()["dice"]) == 4  # the die left lying is read too
+    known = read("--empty", str(tmp_path / "before.png"))
+    assert len(known["dice"]) == 3 and "empty" not in known
+    assert all(np.hypot(d["x"] - old[0].x, d["y"] - old[0].y) > old[0].side
+               for d in known["dice"])
+    other = read("--empty", str(tmp_path / "small.png"))  # another camera's size: said, unused
+    assert len(other["dice"]) == 4 and "not used" in other["empty"]
+    assert main(["read", "--empty", str(tmp_path / "none.png"), str(tmp_path / "after.png")]) == 2
+    err = capsys.readouterr().err
+    assert "--empty" in err and "without dice" in err and "Traceback" not in err
+
+
 def test_a_scene_can_come_with_its_table_before_the_roll() -> None:
     from companion.vision.scenes import SceneMaker
 
