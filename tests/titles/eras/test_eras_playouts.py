@@ -168,7 +168,7 @@ def test_bot_playouts_keep_every_invariant(seed, players, advanced, demo):
 
 
 @pytest.mark.slow
-@settings(max_examples=3, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=2, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     seed=st.integers(min_value=0, max_value=2**32 - 1),
     players=st.integers(min_value=2, max_value=6),
