@@ -866,7 +866,8 @@ class SceneMaker:
 
     def _tilt(self, img: np.ndarray, dice: list[SceneDie], ignore, bare: np.ndarray):
         """The camera tilted by up to ``tilt`` degrees: the far side shrinks, and the border
-        it opens shows ``bare`` (the table without dice) mirrored at the frame's edges."""
+        it opens shows ``bare`` (the table without dice) mirrored at the frame's edges. Returns
+        the frame, its dice and ignore boxes, and ``bare`` as the tilted camera sees it."""
         rng = self.rng
         if self.tilt <= 0 or rng.random() < 0.5:
             return img, dice, ignore, bare
