@@ -333,9 +333,7 @@ def _number_chain(state: State, p: Player, numbers: list[str]) -> list[str]:
     pool = list(numbers)
     chain = []
     # Runs in every legal-actions query: stop at the first miss or when the numbers run out.
-    steps = state.steps(p.active)
-    path = steps[p.progress:] + (state.steps(p.next) if p.next is not None else [])
-    for step in path:
+    for step in _path(state, p):
         need = str(step)
         if need not in pool:
             break
