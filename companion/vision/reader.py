@@ -297,9 +297,11 @@ class DiceReader:
                      bg: np.ndarray | None) -> tuple[list, int, float, float]:
         c = self._judged(view, min(self.finder.threshold, JUDGED_HEAT))
         p_die = c.p_die.copy()
+        checked = np.ones(len(p_die), bool)
         if bg is not None:
             # Only places that could be proposed: a busy table gives a hundred others.
-            could = np.flatnonzero(p_die >= EXPECT_FLOOR)
+            checked = p_die >= EXPECT_FLOOR
+            could = np.flatnonzero(checked)
             static = static_blobs(view, bg, [c.blobs[i] for i in could], c.die_side)
             p_die[could[static]] = 0.0
         assert self.judge is not None
@@ -315,7 +317,11 @@ class DiceReader:
             keep = [i for i in order[:max(expected, 0)] if p_die[i] >= EXPECT_FLOOR]
             # Told there are N dice, a kept place is a die unless the best place left out
             # is one instead: the chance of this one over that one.
-            rest = p_die[order[len(keep)]] if len(order) > len(keep) else 0.0
+            rest = 0.0
+            for i in order[len(keep):]:  # the best left out that was not there before
+                if checked[i] or not static_blobs(view, bg, [c.blobs[i]], c.die_side)[0]:
+                    rest = p_die[i]
+                    break
             sure = p_die / np.maximum(p_die + rest * (1 - p_die), 1e-9)
         out = []
         for i in keep:
