@@ -17,9 +17,11 @@ replay script can spell them out by hand.
 
 from __future__ import annotations
 
+import json
 import random
+from collections.abc import Callable
 from dataclasses import dataclass, field
-from typing import Any, Protocol
+from typing import Any, Generic, Protocol, TypeVar
 
 from companion.i18n import _
 
@@ -118,3 +120,30 @@ def check_players(facts: Facts, players: list[str]) -> None:
                 name=repr(name)))
     if len(set(players)) != len(players):
         raise RuleError(_("player names must differ from each other"))
+
+
+C = TypeVar("C")
+
+
+class ContentCache(Generic[C]):
+    """A title's compiled content (lookups, board distances) by the sections it came from.
+
+    A recorded state carries its content's sections; restoring states one after another (a
+    replay, a restart, every turn at the table) would otherwise compile the same sections
+    each time. The compiled content is never changed, so one copy serves every state.
+    """
+
+    def __init__(self, build: Callable[[Any], C], size: int = 16) -> None:
+        self.build = build
+        self.size = size
+        self._found: dict[str, C] = {}
+
+    def __call__(self, sections: dict[str, Any]) -> C:
+        key = json.dumps(sections, sort_keys=True)
+        found = self._found.get(key)
+        if found is None:
+            found = self.build(sections)
+            if len(self._found) >= self.size:
+                self._found.clear()
+            self._found[key] = found
+        return found

@@ -45,7 +45,16 @@ from dataclasses import dataclass
 from typing import Any
 
 from companion.i18n import N_, _, ngettext
-from companion.titles.api import CHANCE, TERMINAL, Action, Effect, Facts, RuleError, check_players
+from companion.titles.api import (
+    CHANCE,
+    TERMINAL,
+    Action,
+    ContentCache,
+    Effect,
+    Facts,
+    RuleError,
+    check_players,
+)
 from companion.titles.back_in_time import data, odds
 from companion.titles.back_in_time.data import (
     BIFF,
@@ -1738,11 +1747,15 @@ def to_json(state: State) -> dict[str, Any]:
     }
 
 
+# the compiled content of a recorded state's sections: the same sections are compiled once
+_CACHED_CONTENT: ContentCache[Content] = ContentCache(Content)
+
+
 def from_json(d: dict[str, Any]) -> State:
     players = [Player(p["name"], p["character"], p["place"], list(p["tiles"]), list(p["down"]),
                       list(p["items"]), list(p["items_down"])) for p in d["players"]]
     return State(
-        Content(data.sections_of(d["content"])), dict(d["options"]), players, d["phase"],
+        _CACHED_CONTENT(data.sections_of(d["content"])), dict(d["options"]), players, d["phase"],
         d["turn"], d["turns"], d["tracker"], d["love"], d["photos"], d["delorean"],
         tuple(d["parts"]), dict(d["npcs"]), d["biff_down"], d["tokens"],
         tuple(d["opportunities"]), d["trouble"], {k: list(v) for k, v in d["decks"].items()},

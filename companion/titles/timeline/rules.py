@@ -45,13 +45,21 @@ claim          player, id                                                after t
 
 from __future__ import annotations
 
-import json
 import random
 from dataclasses import dataclass
 from typing import Any
 
 from companion.i18n import N_, _, ngettext
-from companion.titles.api import CHANCE, TERMINAL, Action, Effect, Facts, RuleError, check_players
+from companion.titles.api import (
+    CHANCE,
+    TERMINAL,
+    Action,
+    ContentCache,
+    Effect,
+    Facts,
+    RuleError,
+    check_players,
+)
 from companion.titles.timeline.graph import B1, POSITIONS, ROWS
 from companion.titles.timeline.model import TYPE_NAMES, Content, target_kind
 
@@ -188,7 +196,6 @@ class State:
         )
 
 
-_CONTENT_CACHE: dict[str, Content] = {}
 
 
 def type_word(card: dict) -> str:
@@ -201,18 +208,6 @@ def side_word(wrong: dict) -> str:
     """The side an ID's event needs, in the players' language."""
     side = wrong["needs"]
     return _(side)
-
-
-def _cached_content(sections: dict[str, Any]) -> Content:
-    """The checked content of these sections; the same sections are checked once."""
-    key = json.dumps(sections, sort_keys=True)
-    found = _CONTENT_CACHE.get(key)
-    if found is None:
-        found = _content(sections)
-        if len(_CONTENT_CACHE) > 16:
-            _CONTENT_CACHE.clear()
-        _CONTENT_CACHE[key] = found
-    return found
 
 
 def _content(content: Any) -> Content:
@@ -233,6 +228,10 @@ def _content(content: Any) -> Content:
         return Content(sections)
     except (ValueError, KeyError, TypeError) as exc:
         raise RuleError(_("the content pack cannot be used: {why}").format(why=exc)) from exc
+
+
+# the checked content of a recorded state's sections: the same sections are checked once
+_CACHED_CONTENT: ContentCache[Content] = ContentCache(_content)
 
 
 def new_game(players: list[str], options: dict[str, Any], content: Any) -> State:
@@ -1803,7 +1802,7 @@ def from_json(data: dict[str, Any]) -> State:
     ]
     return State(
         players,
-        _cached_content(data["content"]),
+        _CACHED_CONTENT(data["content"]),
         dict(data["options"]),
         data["phase"],
         data["turn"],
