@@ -99,11 +99,13 @@ def check_legal_actions_apply(engine, state, rng: random.Random, most: int = 12)
 
 
 def check_secrets_stay_hidden(engine, state) -> None:
-    secrets = engine.secrets(state)
-    public = _text(engine.view(state, None))
-    views = {p: _text(engine.view(state, p)) for p in secrets}  # each player's once
-    for owner, values in secrets.items():
-        hidden = [(v, json.dumps(v)) for v in values if isinstance(v, str)]
+    hiding = {owner: [(v, json.dumps(v)) for v in values if isinstance(v, str)]
+              for owner, values in engine.secrets(state).items()}
+    public = _text(engine.view(state, None))  # (every state has a public view)
+    if not any(hiding.values()):
+        return  # nothing hidden from anyone in this state: no player's view can leak it
+    views = {p: _text(engine.view(state, p)) for p in hiding}  # each player's once
+    for owner, hidden in hiding.items():
         leaked = _shown(hidden, public)
         assert not leaked, f"the public view shows {owner}'s secrets {leaked}"
         for other, shown in views.items():
