@@ -95,21 +95,14 @@ def test_tumbling_frames_are_not_read_and_the_rolls_are_the_same() -> None:
     # reads, so the watcher does not read it; still frames (and a noisy empty tray) are read.
     def run(skip: bool) -> tuple[list[list[str]], int]:
         src = SyntheticSource("d6", n_dice=3, seed=8, roll_frames=4, settle_frames=6)
+        noise = np.random.default_rng(8)  # a camera's: no two still frames are the same
         watcher = SettleWatcher(DiceReader("d6"))
         if not skip:
             watcher._tumbling = lambda motion, frame: False  # type: ignore[method-assign]
-        reads = 0
-        analyse = watcher.reader.analyse
-
-        def counted(*args, **kwargs):
-            nonlocal reads
-            reads += 1
-            return analyse(*args, **kwargs)
-
-        watcher.reader.analyse = counted  # type: ignore[method-assign]
+        reads = _count_reads(watcher)
         found = [sorted(r.faces()) for _ in range(40)
-                 if (r := watcher.feed(src.read().image)) is not None]
-        return found, reads
+                 if (r := watcher.feed(_noisy(src.read().image, noise))) is not None]
+        return found, len(reads)
 
     skipped, read_skipping = run(skip=True)
     every, read_all = run(skip=False)
@@ -125,3 +118,38 @@ def test_tumbling_frames_are_not_read_and_the_rolls_are_the_same() -> None:
         frame[100:140, 100:140] = 200 if k % 2 else 60
         watcher.feed(frame)
         assert watcher.last is not None and watcher.last.ms > 0, k
+
+
+def _count_reads(watcher: SettleWatcher) -> list[None]:
+    """A list that grows by one each time the watcher's reader reads a frame."""
+    reads: list[None] = []
+    analyse = watcher.reader.analyse
+
+    def counted(*args, **kwargs):
+        reads.append(None)
+        return analyse(*args, **kwargs)
+
+    watcher.reader.analyse = counted  # type: ignore[method-assign]
+    return reads
+
+
+def _noisy(image: np.ndarray, rng: np.random.Generator) -> np.ndarray:
+    return np.clip(image + rng.integers(-2, 3, image.shape), 0, 255).astype(np.uint8)
+
+
+def test_a_frame_identical_to_the_last_one_read_is_not_read_again() -> None:
+    # A still render or a photo from a file repeats a frame exactly: the reading would be the
+    # same, so it is not made again. Told another count, or with another empty tray, it is.
+    image, _ = SyntheticSource("d6", n_dice=2, seed=3).tray.render(2)
+    watcher = SettleWatcher(DiceReader("d6"))
+    reads = _count_reads(watcher)
+    readings = [watcher.feed(image.copy()) for _ in range(4)]  # (the first one moved)
+    assert len(reads) == 1 and readings[-1] is not None and len(readings[-1].dice) == 2
+    watcher.expect(2)
+    watcher.feed(image)
+    assert len(reads) == 2
+    watcher.empty_tray(np.full_like(image, 90))
+    watcher.feed(image)
+    assert len(reads) == 3
+    watcher.feed(_noisy(image, np.random.default_rng(1)))  # a camera's next frame
+    assert len(reads) == 4
