@@ -233,12 +233,18 @@ class SeatBots:
         self.tries = 0
         self.tray.show(faces)
 
-    def _mark(self) -> int:
-        return len(self.session.journal.actions(self.session.match.game))
+    def _mark(self) -> object:
+        """The game's state now: the table makes a new one each time it records (or undoes)
+        an action, so comparing marks tells whether anything was recorded, without reading
+        the journal (which proves its whole chain each time)."""
+        return self.session.match.state
+
+    def _recorded_since(self, mark: object) -> bool:
+        return self._mark() is not mark
 
     def _still_waiting(self, match) -> bool:
         """The camera looked but proposed nothing that fits: nudge, then use the buttons."""
-        if self._mark() != self.intent["state"]:
+        if self._recorded_since(self.intent["state"]):
             self.intent = None  # recorded: the bot's move is done
             return False
         self.tries += 1

@@ -272,6 +272,7 @@ class TableBots(SeatBots):
         TableBots.last = self
         self.world: eras.State | None = None
         self.mirrored = 0  # recorded actions mirrored in the world
+        self._mirrored_state: eras.State | None = None  # the table's state when last mirrored
         self.plan: tuple[Action, Action] | None = None  # (world action, table action)
         self.attempts = 0
         self.pressed = 0  # button presses for the game's decisions
@@ -322,6 +323,8 @@ class TableBots(SeatBots):
             setup = match.setup
             self.world = engine.new_game(setup["players"], setup.get("options", {}),
                                          setup_content(setup))
+        if match.state is self._mirrored_state:
+            return  # nothing recorded since (the journal proves its whole chain each read)
         recorded = self.session.journal.actions(match.game)
         while self.mirrored < len(recorded):
             action = recorded[self.mirrored]
@@ -333,6 +336,7 @@ class TableBots(SeatBots):
             self.plan = None
             self.mirrored += 1
             self._compare(match)
+        self._mirrored_state = match.state
 
     def _compare(self, match) -> None:
         if match.engine.is_terminal(self.world):

@@ -64,7 +64,7 @@ class TableBots(SeatBots):
         match = self.session.match
         if prompt.kind == "roll" and actor == CHANCE and self.intent is None:
             self._roll(match.state.free_dice)
-        elif self.intent is not None and self._mark() != self.intent["state"]:
+        elif self.intent is not None and self._recorded_since(self.intent["state"]):
             self.intent = None
 
     def decide(self, prompt, actor: str) -> None:
