@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from .centres import MODEL as CENTRES_MODEL
-from .centres import SPECK_JUDGED, SURE, CentreFinder, fit_blob, model_fingerprint
+from .centres import SPECK_JUDGED, SURE, TARGET_SIDE, CentreFinder, fit_blob, model_fingerprint
 from .classify import (
     MODELS,
     NONE,
@@ -36,6 +36,8 @@ EXPECT_FLOOR = 0.02
 # die the finder is unsure of can still be read (held families 90.1 to 90.5 %, told the
 # count 91.2 to 91.5 %; the dev photos 99.39 to 99.46 %).
 JUDGED_HEAT = 0.2
+# Told of more dice than it sees, the reader looks again with the frame this many times larger.
+LOOK_AGAIN = 1.6
 # A blob whose patch differs from the empty tray by less than this (mean Lab distance, the
 # light's change round it taken out) was there before the roll: a mark, not a die.
 STATIC = 7.0
@@ -208,9 +210,10 @@ class DiceReader:
         self.finder.keep_features = True
         self.finder.speck = SPECK_JUDGED
 
-    def _judged(self, view: np.ndarray, threshold: float | None = None) -> Candidates:
+    def _judged(self, view: np.ndarray, threshold: float | None = None,
+                die_side: float | None = None) -> Candidates:
         assert self.facenet is not None and self.finder is not None
-        det = self.finder.find(view, self.die_side, threshold)
+        det = self.finder.find(view, die_side or self.die_side, threshold)
         blobs = list(det.blobs)
         refined = [fit_blob(view, b, det.die_side) for b in blobs]
         crops = [die_crop(view, b.cx, b.cy, min(b.w, b.h) * MARGIN, b.angle, CROP)
@@ -295,17 +298,25 @@ class DiceReader:
 
     def _pick_judged(self, view: np.ndarray, expected: int | None,
                      bg: np.ndarray | None) -> tuple[list, int, float, float]:
-        c = self._judged(view, min(self.finder.threshold, JUDGED_HEAT))
-        p_die = c.p_die.copy()
-        checked = np.ones(len(p_die), bool)
-        if bg is not None:
-            # Only places that could be proposed: a busy table gives a hundred others.
-            checked = p_die >= EXPECT_FLOOR
-            could = np.flatnonzero(checked)
-            static = static_blobs(view, bg, [c.blobs[i] for i in could], c.die_side)
-            p_die[could[static]] = 0.0
         assert self.judge is not None
+        threshold = min(self.finder.threshold, JUDGED_HEAT)
+        c = self._judged(view, threshold)
+        p_die, checked = self._not_there_before(view, bg, c)
         seen = int((p_die >= self.judge.die_below).sum())
+        if expected is not None and seen < expected and self.die_side is None:
+            # Told of more dice than it sees: dice much smaller than the places that set the
+            # frame's scale (a board's spaces, card art) were read too coarse. Look again
+            # with them larger, and at the usual scale if the frame was read at another.
+            scale = self.finder.scale
+            scales = [LOOK_AGAIN * scale]
+            usual = self.finder.input_side / min(view.shape[:2])
+            if abs(np.log(usual / scale)) > np.log(1.2):
+                scales.append(usual)
+            for again in scales:
+                more = self._judged(view, threshold, die_side=TARGET_SIDE / again)
+                p_more, checked_more = self._not_there_before(view, bg, more)
+                c, p_die, checked = _merged(c, p_die, checked, more, p_more, checked_more)
+            self.finder.scale = scale
         if expected is None:
             order = np.argsort(-p_die, kind="stable")
             keep = [i for i in order if p_die[i] >= self.judge.die_below]
@@ -329,6 +340,20 @@ class DiceReader:
             j = int(np.argmax(c.p_faces[i]))
             out.append((blob, ok, crop, self.set.faces[j], float(sure[i] * c.p_faces[i, j])))
         return out, seen, c.die_side, c.obstruction
+
+    def _not_there_before(self, view: np.ndarray, bg: np.ndarray | None,
+                          c: Candidates) -> tuple[np.ndarray, np.ndarray]:
+        """``p_die`` with places that were there before the roll set to 0, and which places
+        were compared with the empty tray."""
+        p_die = c.p_die.copy()
+        checked = np.ones(len(p_die), bool)
+        if bg is not None:
+            # Only places that could be proposed: a busy table gives a hundred others.
+            checked = p_die >= EXPECT_FLOOR
+            could = np.flatnonzero(checked)
+            static = static_blobs(view, bg, [c.blobs[i] for i in could], c.die_side)
+            p_die[could[static]] = 0.0
+        return p_die, checked
 
     def _pick_plain(self, view: np.ndarray, expected: int | None,
                     bg: np.ndarray | None) -> tuple[list, int, float, float]:
@@ -372,6 +397,36 @@ class DiceReader:
     def read(self, frame: np.ndarray) -> list[Die]:
         """The dice in one frame (no settling: see ``Settler`` for rolls)."""
         return list(self.analyse(frame).dice)
+
+
+def _merged(c: Candidates, p_die: np.ndarray, checked: np.ndarray, more: Candidates,
+            p_more: np.ndarray, checked_more: np.ndarray
+            ) -> tuple[Candidates, np.ndarray, np.ndarray]:
+    """The places of ``c`` and of ``more`` (the same frame read at another scale): where
+    places of the two lie on each other (within half a die), the surer reading of them."""
+    sure = p_die * c.p_faces.max(axis=1, initial=0.0)
+    sure_more = p_more * more.p_faces.max(axis=1, initial=0.0)
+    drop: set[int] = set()
+    new = []
+    for j, b in enumerate(more.blobs):
+        near = [i for i, a in enumerate(c.blobs)
+                if np.hypot(b.cx - a.cx, b.cy - a.cy) < 0.5 * max(a.side, b.side)]
+        if not near or sure_more[j] > max(sure[i] for i in near):
+            new.append(j)
+            drop.update(near)
+    if not new:
+        return c, p_die, checked
+    keep = [i for i in range(len(c.blobs)) if i not in drop]
+    merged = Candidates(
+        [c.blobs[i] for i in keep] + [more.blobs[j] for j in new],
+        [c.fitted[i] for i in keep] + [more.fitted[j] for j in new],
+        [c.crops[i] for i in keep] + [more.crops[j] for j in new],
+        np.concatenate([c.inputs[keep], more.inputs[new]]),
+        np.concatenate([c.logits[keep], more.logits[new]]),
+        np.concatenate([c.p_die[keep], more.p_die[new]]),
+        np.concatenate([c.p_faces[keep], more.p_faces[new]]), c.die_side, c.obstruction)
+    return (merged, np.concatenate([p_die[keep], p_more[new]]),
+            np.concatenate([checked[keep], checked_more[new]]))
 
 
 def _softmax(z: np.ndarray) -> np.ndarray:

@@ -346,7 +346,7 @@ def test_the_finder_offers_the_judge_the_places_it_is_less_sure_of(monkeypatch) 
     monkeypatch.setattr(reader.finder, "find", lambda *a: calls.append(a[2:]) or find(*a))
     alone = reader.analyse(image)
     told = reader.analyse(image, expected=6)
-    assert calls == [(JUDGED_HEAT,), (JUDGED_HEAT,)]
+    assert len(calls) >= 2 and set(calls) == {(JUDGED_HEAT,)}  # (told, it may look again)
     assert told.seen == len(alone.dice)
     monkeypatch.setattr(reader_module, "JUDGED_HEAT", usual)  # the finder's usual places only
     assert len(reader.analyse(image).dice) == len(alone.dice) - 1

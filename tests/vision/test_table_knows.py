@@ -6,12 +6,16 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from itertools import islice
 
 import cv2
 import numpy as np
 import pytest
 
 from companion.vision import DiceReader, Settler, SettleWatcher, SyntheticTray
+from companion.vision.detect import Blob
+from companion.vision.domains import scene_frames
+from companion.vision.labeled import match_blobs
 
 from .conftest import extra_dice
 
@@ -67,6 +71,27 @@ def test_told_the_count_a_clear_face_outranks_a_place_like_no_face(monkeypatch) 
     assert die.face == reader.set.faces[4]
     alone = reader.analyse(after)  # on its own the reader proposes both, the faceless one "?"
     assert sorted(d.face for d in alone.dice) == sorted(["?", reader.set.faces[4]])
+
+
+@pytest.mark.slow
+def test_told_of_more_dice_than_it_sees_the_reader_looks_again_with_them_larger() -> None:
+    # A printed board nothing learned: the reader on its own sees five of its six dice (the
+    # frame's scale set by the board's spaces). Told there are six, it looks again with the
+    # frame larger and reads all six, with no phantom.
+    *_, (image, item) = islice(scene_frames("board", 14, 5), 14)
+    reader = DiceReader("d6")
+
+    def right(dice) -> tuple[int, int]:
+        matched, extra = match_blobs([Blob(d.x, d.y, d.w, d.h, 0.0) for d in dice], item.boxes)
+        return sum(dice[i].face == item.boxes[j].face for i, j in matched.items()), len(extra)
+
+    alone = reader.analyse(image)
+    assert len(item.boxes) == 6 and len(alone.dice) == 5 and right(alone.dice) == (5, 0)
+    told = reader.analyse(image, expected=6)
+    assert told.seen == 5 and right(told.dice) == (6, 0)
+    # not short of dice: no second look, the same places and faces
+    same = reader.analyse(image, expected=5).dice
+    assert [(d.x, d.y, d.face) for d in same] == [(d.x, d.y, d.face) for d in alone.dice]
 
 
 def test_a_blob_that_was_there_before_the_roll_is_not_proposed() -> None:
@@ -206,3 +231,25 @@ def test_a_plain_die_filling_its_place_is_not_taken_for_the_table() -> None:
         changed = np.clip(die * np.array(light), 0, 255).astype(np.uint8)
         assert static_blobs(changed, die, blob, 40.0)[0], light
         assert not static_blobs(changed, table, blob, 40.0)[0], light
+
+
+def test_a_second_look_keeps_the_surer_reading_of_each_place() -> None:
+    from companion.vision.reader import Candidates, _merged
+
+    def candidates(places: list[tuple[float, float, float, float]]) -> Candidates:
+        """Places (x, y, side, p_die), each read as face 0 for sure."""
+        n = len(places)
+        faces = np.zeros((n, 6))
+        faces[:, 0] = 1.0
+        blobs = [Blob(x, y, s, s, 0.0) for x, y, s, _ in places]
+        return Candidates(blobs, [(b, True) for b in blobs], [np.zeros((32, 32, 3))] * n,
+                          np.zeros((n, 3)), np.zeros((n, 7)), np.array([p for *_, p in places]),
+                          faces, 30.0, 0.0)
+
+    first = candidates([(50, 50, 60, 0.3), (200, 50, 30, 0.9)])  # a big place, a die
+    again = candidates([(45, 55, 20, 0.95), (200, 52, 30, 0.6), (300, 300, 30, 0.7)])
+    merged, p_die, checked = _merged(first, first.p_die, np.ones(2, bool), again, again.p_die,
+                                     np.ones(3, bool))
+    # the small die on the big place replaces it, the die stays as first read, a new one joins
+    assert [(b.cx, b.cy) for b in merged.blobs] == [(200, 50), (45, 55), (300, 300)]
+    assert list(p_die) == [0.9, 0.95, 0.7] and checked.all() and merged.die_side == 30.0
