@@ -304,19 +304,7 @@ class DiceReader:
         p_die, checked = self._not_there_before(view, bg, c)
         seen = int((p_die >= self.judge.die_below).sum())
         if expected is not None and seen < expected and self.die_side is None:
-            # Told of more dice than it sees: dice much smaller than the places that set the
-            # frame's scale (a board's spaces, card art) were read too coarse. Look again
-            # with them larger, and at the usual scale if the frame was read at another.
-            scale = self.finder.scale
-            scales = [LOOK_AGAIN * scale]
-            usual = self.finder.input_side / min(view.shape[:2])
-            if abs(np.log(usual / scale)) > np.log(1.2):
-                scales.append(usual)
-            for again in scales:
-                more = self._judged(view, threshold, die_side=TARGET_SIDE / again)
-                p_more, checked_more = self._not_there_before(view, bg, more)
-                c, p_die, checked = _merged(c, p_die, checked, more, p_more, checked_more)
-            self.finder.scale = scale
+            c, p_die, checked = self._look_again(view, bg, threshold, c, p_die, checked)
         if expected is None:
             order = np.argsort(-p_die, kind="stable")
             keep = [i for i in order if p_die[i] >= self.judge.die_below]
@@ -340,6 +328,25 @@ class DiceReader:
             j = int(np.argmax(c.p_faces[i]))
             out.append((blob, ok, crop, self.set.faces[j], float(sure[i] * c.p_faces[i, j])))
         return out, seen, c.die_side, c.obstruction
+
+    def _look_again(self, view: np.ndarray, bg: np.ndarray | None, threshold: float,
+                    c: Candidates, p_die: np.ndarray, checked: np.ndarray
+                    ) -> tuple[Candidates, np.ndarray, np.ndarray]:
+        """Told of more dice than it sees: dice much smaller than the places that set the
+        frame's scale (a board's spaces, card art) were read too coarse. The frame read again
+        with them larger, and at the usual scale if it was read at another, merged in."""
+        assert self.finder is not None
+        scale = self.finder.scale
+        scales = [LOOK_AGAIN * scale]
+        usual = self.finder.input_side / min(view.shape[:2])
+        if abs(np.log(usual / scale)) > np.log(1.2):
+            scales.append(usual)
+        for again in scales:
+            more = self._judged(view, threshold, die_side=TARGET_SIDE / again)
+            p_more, checked_more = self._not_there_before(view, bg, more)
+            c, p_die, checked = _merged(c, p_die, checked, more, p_more, checked_more)
+        self.finder.scale = scale  # the frame's own scale, as without the second look
+        return c, p_die, checked
 
     def _not_there_before(self, view: np.ndarray, bg: np.ndarray | None,
                           c: Candidates) -> tuple[np.ndarray, np.ndarray]:

@@ -196,8 +196,6 @@ class State:
         )
 
 
-
-
 def type_word(card: dict) -> str:
     """A card's type as the players' language names it."""
     kind = TYPE_NAMES[card["type"]]
