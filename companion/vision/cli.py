@@ -314,8 +314,9 @@ def register(commands, bench_commands) -> None:
     r.add_argument("--finder", choices=["net", "geometry"], default=None,
                    help="how dice are found: the dice-centre network (default) or geometry")
     r.add_argument("--expect", type=int, default=None, metavar="N",
-                   help="N dice were rolled: propose the N places most surely read as dice, "
-                        "and say (\"expected\", \"seen\") when the reader sees another number")
+                   help="N dice were rolled: propose the N places most surely read as dice "
+                        "(seeing fewer, look again with the image larger), and say "
+                        "(\"expected\", \"seen\") when the reader sees another number")
     r.add_argument("--empty", metavar="IMAGE",
                    help="a photo of the tray without dice from the same camera and place: "
                         "what was there before the roll (print, stains) is not read as a die")
