@@ -303,7 +303,10 @@ class DiceReader:
         c = self._judged(view, threshold)
         p_die, checked = self._not_there_before(view, bg, c)
         seen = int((p_die >= self.judge.die_below).sum())
-        if expected is not None and seen < expected and self.die_side is None:
+        if expected is not None and seen < expected and self.die_side is None \
+                and (bg is None or not unchanged(view, bg)):
+            # (a tray that still looks as it did empty holds no dice to look again for: the
+            # table announces a roll before the dice land)
             c, p_die, checked = self._look_again(view, bg, threshold, c, p_die, checked)
         if expected is None:
             order = np.argsort(-p_die, kind="stable")
@@ -469,4 +472,20 @@ def static_blobs(view: np.ndarray, background: np.ndarray, blobs: list[Blob], si
     return out
 
 
-__all__ = ["Candidates", "DiceReader", "FrameResult", "FACE_SETS", "static_blobs"]
+def unchanged(view: np.ndarray, background: np.ndarray) -> bool:
+    """Whether the frame shows nothing the empty tray did not: seen 160 pixels wide, where a
+    camera's noise averages out and the smallest die readable still covers a dozen pixels,
+    no more than three pixels differ by more than noise (12 grey levels)."""
+    import cv2
+
+    h, w = view.shape[:2]
+    size = (160, max(1, round(h * 160 / w)))
+
+    def small(image: np.ndarray) -> np.ndarray:
+        grey = cv2.cvtColor(image, cv2.COLOR_BGR2GRAY)
+        return cv2.GaussianBlur(cv2.resize(grey, size, interpolation=cv2.INTER_AREA), (3, 3), 0)
+
+    return int((cv2.absdiff(small(view), small(background)) > 12).sum()) <= 3
+
+
+__all__ = ["Candidates", "DiceReader", "FrameResult", "FACE_SETS", "static_blobs", "unchanged"]

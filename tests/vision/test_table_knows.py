@@ -253,3 +253,23 @@ def test_a_second_look_keeps_the_surer_reading_of_each_place() -> None:
     # the small die on the big place replaces it, the die stays as first read, a new one joins
     assert [(b.cx, b.cy) for b in merged.blobs] == [(200, 50), (45, 55), (300, 300)]
     assert list(p_die) == [0.9, 0.95, 0.7] and checked.all() and merged.die_side == 30.0
+
+
+def test_a_tray_still_empty_when_a_roll_is_announced_is_not_read_again(monkeypatch) -> None:
+    # The table tells the count before the dice land: while the tray looks as it did empty
+    # (a camera's noise aside), there is nothing to look again for. A die on it is new.
+    from companion.vision.reader import unchanged
+
+    tray = SyntheticTray("d6", seed=3, keep_scene=True)
+    empty, _ = tray.render(faces=[])
+    later, _ = tray.render(faces=[])  # the same tray, another frame's sensor grain
+    one, _ = tray.render(n_dice=1)
+    assert unchanged(later, empty) and not unchanged(one, empty)
+    reader = DiceReader("d6")
+    passes = []
+    judged = reader._judged
+    monkeypatch.setattr(reader, "_judged", lambda *a, **k: passes.append(k) or judged(*a, **k))
+    assert reader.analyse(later, expected=3, background=empty).dice == ()
+    assert len(passes) == 1
+    assert reader.analyse(later, expected=3).dice == ()  # no empty tray known: it looks again
+    assert len(passes) > 2
