@@ -320,7 +320,9 @@ class DiceReader:
             # Told there are N dice, a kept place is a die unless the best place left out
             # is one instead: the chance of this one over that one.
             rest = 0.0
-            for i in order[len(keep):]:  # the best left out that was not there before
+            # The best left out that was not there before (nothing kept, nothing to rate:
+            # an empty tray would compare each of its places with itself one by one).
+            for i in order[len(keep):] if keep else ():
                 if checked[i] or not static_blobs(view, bg, [c.blobs[i]], c.die_side)[0]:
                     rest = p_die[i]
                     break

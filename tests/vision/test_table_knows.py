@@ -273,3 +273,20 @@ def test_a_tray_still_empty_when_a_roll_is_announced_is_not_read_again(monkeypat
     assert len(passes) == 1
     assert reader.analyse(later, expected=3).dice == ()  # no empty tray known: it looks again
     assert len(passes) > 2
+
+
+def test_an_empty_board_told_of_dice_is_compared_with_itself_once(monkeypatch) -> None:
+    # A printed board gives the finder dozens of places; on the bare board none is new, so
+    # none is kept and there is no best place left out to rate a kept one against: the
+    # places are compared with the empty board in one go, not again one by one.
+    import companion.vision.reader as reader_module
+
+    _, _, bare = next(iter(scene_frames("board", 1, 5, empty=True)))
+    calls = []
+    static = reader_module.static_blobs
+    monkeypatch.setattr(reader_module, "static_blobs",
+                        lambda view, bg, blobs, side: calls.append(len(blobs))
+                        or static(view, bg, blobs, side))
+    reading = DiceReader("d6").analyse(bare, expected=3, background=bare)
+    assert reading.dice == () and reading.seen == 0
+    assert len(calls) == 1 and calls[0] > 0
