@@ -121,6 +121,40 @@ def build_model(arch: str = "plain", folded: bool = False):
     )
 
 
+def photometric(xb, share: float):
+    """A ``share`` of the batch seen anew each time (blob scale, -0.5..0.5): colours swapped
+    between channels, light and dark swapped, grey, contrast, brightness and gamma, a
+    little blur and sensor noise. None of it changes what a pip face shows or that a piece
+    of table is no die, and it shows the network dice of colours and light no crop has."""
+    import torch
+    import torch.nn.functional as F
+
+    pick = torch.nonzero(torch.rand(len(xb)) < share).flatten()
+    if not len(pick):
+        return xb
+    x = xb[pick] + 0.5
+    m = len(x)
+
+    def each(lo, hi):
+        return torch.empty(m, 1, 1, 1).uniform_(lo, hi)
+
+    order = torch.argsort(torch.rand(m, 3), dim=1)
+    x = torch.gather(x, 1, order[:, :, None, None].expand_as(x))
+    flip = torch.rand(m, 1, 1, 1) < 0.25
+    x = torch.where(flip, 1.0 - x, x)
+    grey = torch.rand(m, 1, 1, 1) < 0.15
+    x = torch.where(grey, x.mean(1, keepdim=True).expand_as(x), x)
+    mean = x.mean((1, 2, 3), keepdim=True)
+    x = ((x - mean) * each(0.5, 1.2) + mean + each(-0.15, 0.15)).clamp(1e-4, 1.0)
+    x = x ** torch.exp(each(-0.4, 0.4))
+    soft = torch.rand(m, 1, 1, 1) < 0.3
+    x = torch.where(soft, F.avg_pool2d(F.pad(x, (1, 1, 1, 1), mode="replicate"), 3, 1), x)
+    x = (x + torch.randn_like(x) * each(0.0, 0.04)).clamp(0.0, 1.0)
+    out = xb.clone()
+    out[pick] = x - 0.5
+    return out
+
+
 def load_folded(model, path: str) -> None:
     """Copy an exported network's weights (convolutions with batch norm folded in, then the
     last linear layer) into ``build_model(folded=True)``, layer by layer in order."""
@@ -195,6 +229,10 @@ def main() -> int:
     ap.add_argument("--rest", type=float, default=0.5,
                     help="with --init: share of the rendered and scene crops kept")
     ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
+    ap.add_argument("--photometric", type=float, default=0.0,
+                    help="d6: share of each batch shown with its colours swapped, light and "
+                         "dark swapped, other contrast, light, blur and noise, anew each "
+                         "epoch (pip faces only: the rendered sets' colours mean something)")
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--threads", type=int, default=None, help="torch CPU threads")
     ap.add_argument("--cache", help="rendered sets: .npz of the training crops, written "
@@ -208,6 +246,8 @@ def main() -> int:
             setattr(args, key, for_rendered if rendered else for_d6)
     if args.glare is None and rendered:
         args.glare = 0.5
+    if rendered and args.photometric:
+        ap.error("--photometric is for pip faces (d6) only")
     if rendered and {args.seed, args.seed + 1} & {1000, 2000}:
         ap.error("seeds 1000 and 2000 are kept for benchmarks")
 
@@ -311,6 +351,8 @@ def main() -> int:
             xb = torch.rot90(xb, k, (2, 3))
             if mirror_ok and torch.rand(1) < 0.5:
                 xb = torch.flip(xb, (3,))
+            if args.photometric:
+                xb = photometric(xb, args.photometric)
             out = model(xb)
             loss = F.cross_entropy(out, yb, label_smoothing=0.05)
             opt.zero_grad()
