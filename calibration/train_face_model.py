@@ -43,9 +43,10 @@ and rendered dice, cut where the shipped finder finds them, and the places the f
 proposes where no die lies (grain, print, art: its surest mistakes first) as "none".
 
 The networks are small (plain, the shipped ones: about 160k weights; --arch separable: about
-38k, a third of the time per crop, but it read fewer dice right) and run through cv2.dnn at
-reading time. d6 profiles read the features of the network trained with --scenes 0 --epochs
-30 (models/d6_pips.features.onnx, cut by export_features.py and renamed).
+38k, a third of the time per crop; --arch narrow: 128k, 0.6 of the time; both read fewer
+dice right) and run through cv2.dnn at reading time. d6 profiles read the features of the
+network trained with --scenes 0 --epochs 30 (models/d6_pips.features.onnx, cut by
+export_features.py and renamed).
 """
 
 from __future__ import annotations
@@ -110,6 +111,16 @@ def build_model(arch: str = "plain", folded: bool = False):
             *sep(32, 64), *sep(64, 64), nn.MaxPool2d(2),
             *sep(64, 96), *sep(96, 96), nn.MaxPool2d(2),
             *sep(96, 96), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2),
+            nn.Linear(96, len(CLASSES)),
+        )
+    if arch == "narrow":
+        # the plain network with half the channels where the crop is still large: the
+        # full-size layers cost most of its time
+        return nn.Sequential(
+            *block(3, 16), *block(16, 16), nn.MaxPool2d(2),
+            *block(16, 32), *block(32, 32), nn.MaxPool2d(2),
+            *block(32, 64), *block(64, 64), nn.MaxPool2d(2),
+            *block(64, 96), nn.AdaptiveAvgPool2d(1), nn.Flatten(), nn.Dropout(0.2),
             nn.Linear(96, len(CLASSES)),
         )
     return nn.Sequential(
@@ -220,9 +231,10 @@ def main() -> int:
     ap.add_argument("--checkpoint-every", type=int, default=5,
                     help="write the network so far beside --out every so many epochs "
                          "(NAME.epochN.onnx); 0: never")
-    ap.add_argument("--arch", choices=["plain", "separable"], default="plain",
-                    help="plain: full 3 x 3 layers; separable: depthwise-separable layers, "
-                         "about a quarter of the work per crop")
+    ap.add_argument("--arch", choices=["plain", "narrow", "separable"], default="plain",
+                    help="plain: full 3 x 3 layers; narrow: the same with fewer channels "
+                         "where the crop is large, about 0.6 of the time per crop; separable: "
+                         "depthwise-separable layers, about a quarter of the work per crop")
     ap.add_argument("--init", help="fine-tune this exported network (same --arch) instead of "
                                    "starting afresh: every photo crop, a share --rest of "
                                    "the others, peak learning rate --lr")
