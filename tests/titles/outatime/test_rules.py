@@ -309,6 +309,29 @@ def test_ripple_can_complete_another_players_card():
     assert outatime.actor(state) == "Ana"
 
 
+def test_ripple_stops_once_it_has_made_a_temporal_displacement_card_active():
+    # Ben's last step of his 0.4 card is a 2; his TD card (now Next) starts with a 2 too.
+    state = make_table(("Ana", "Ben"), {"Ana": {"02": [2, 2, 4]},
+                                        "Ben": {"04": [2], "td": [2, 5, 5, 5]}})
+    ben = state.player("Ben")
+    ben.completed = (card_id("Ben", "02"), card_id("Ben", "03a"), card_id("Ben", "03b"))
+    ben.active, ben.next, ben.hand = card_id("Ben", "04"), card_id("Ben", "td"), []
+    state, effects = play(state, roll(2, 2, 88, 5, 5, 5), lock(2, 2))
+    # The first 2 completes his 0.4 card; the second finds the TD card Active: no ripple.
+    assert state.player("Ben").active == card_id("Ben", "td")
+    assert progress(state, "Ben") == (4, 0)
+    assert kinds(effects).count("ripple") == 1
+
+
+def test_numbers_of_a_doubleback_roll_ripple_too():
+    state = make_table(("Ana", "Ben"), {"Ana": {"02": [2, 3, 4, 5]}, "Ben": {"02": [4, 5, 5]}})
+    state, _ = play(state, roll("flux", 2, 3, 88, 88, 88), lock("flux", 2, 3, 88, 88, 88))
+    assert progress(state, "Ben") == (0, 0)
+    state, effects = play(state, DOUBLEBACK, roll(4, 88), lock(4))
+    assert progress(state, "Ana") == (0, 3) and progress(state, "Ben") == (0, 1)
+    assert [e["player"] for e in effects if e["kind"] == "ripple"] == ["Ben"]
+
+
 # --------------------------------------------------------------------------- 88 MPH
 
 
@@ -412,6 +435,32 @@ def test_numbers_and_ripples_in_the_paradox_lock_count_before_the_turn_ends():
     assert progress(state, "Ana") == (0, 2)  # +1 from the 2, +1 from the paradox
     assert progress(state, "Ben") == (0, 0)  # rippled +1, then -1 from the paradox
     assert state.current.name == "Ben"
+
+
+def test_a_paradox_with_all_six_dice_on_the_delorean_ends_the_turn_without_a_doubleback():
+    state = make_table(("Ana", "Ben"), {"Ana": {"02": [2, 3, 4, 5]}})
+    state, effects = play(state, roll("flux", "flux", 88, 88, 2, 3))
+    state, effects = play(state, lock("flux", "flux", 88, 88, 2, 3))
+    assert "paradox" in kinds(effects) and "six" not in kinds(effects)
+    assert state.current.name == "Ben" and state.phase == "roll" and state.free_dice == 6
+    assert progress(state, "Ana") == (0, 3)  # 2 and 3, then +1 for the paradox
+
+
+def test_paradox_losses_reach_an_opponents_temporal_displacement_card():
+    # Only ripples are barred from the TD card; a paradox moves every Active card.
+    state = make_table(("Ana", "Ben", "Cy"))
+    for name in ("Ben", "Cy"):
+        p = state.player(name)
+        p.completed = tuple(card_id(name, s) for s in ("02", "03a", "03b", "04"))
+        p.active, p.next, p.hand, p.progress = card_id(name, "td"), None, [], 3
+    state, _ = play(state, roll("flux", "flux", 88, 88, 5, 5),
+                    lock("flux", "flux", 88, 88, target="Cy"))
+    assert progress(state, "Cy") == (4, 2) and progress(state, "Ben") == (4, 3)
+    state, _ = play(state, roll(88, 3, 3, 3, 3, 3), lock(88), END)  # Ben
+    state, _ = play(state, roll(88, 3, 3, 3, 3, 3), lock(88), END)  # Cy
+    state, _ = play(state, roll("flux", "flux", "flux", 88, 88, 88))  # Ana
+    state, _ = play(state, lock("flux", "flux", "flux", 88, 88, 88))
+    assert progress(state, "Ben") == (4, 1) and progress(state, "Cy") == (4, 0)
 
 
 # --------------------------------------------------------------------------- Power of luck
@@ -557,6 +606,22 @@ def test_doubleback_needs_a_number_die_to_take_back():
     assert state.current.name == "Ben"
 
 
+def test_with_all_six_dice_on_the_delorean_the_doubleback_is_a_choice():
+    state = _six_on_the_delorean()
+    assert {"type": "end"} in outatime.legal_actions(state)
+    state, effects = play(state, END)
+    assert "doubleback" not in kinds(effects)
+    assert state.current.name == "Ben" and progress(state, "Ana") == (0, 2)
+
+
+def test_a_doubleback_stall_with_one_space_to_lose_moves_one():
+    state = make_table(("Ana", "Ben"), {"Ana": {"02": [2, 4, 4, 5]}})
+    state, _ = play(state, roll("flux", 2, 88, 88, 88, 88), lock("flux", 2, 88, 88, 88, 88))
+    state, effects = play(state, DOUBLEBACK, roll(3))  # needs a 4
+    assert [(e["loss"], e["moved"]) for e in effects if e["kind"] == "stall"] == [(2, 1)]
+    assert progress(state, "Ana") == (0, 0) and state.current.name == "Ben"
+
+
 # --------------------------------------------------------------------------- Completing
 
 
@@ -655,6 +720,25 @@ def test_only_the_roller_can_win_because_the_last_card_ignores_ripples():
     state.player("Ana").progress = 2  # Ana also needs a 4
     state, _ = play(state, roll(4, 5, 5, 5, 5, 5), lock(4))
     assert state.winner is None and progress(state, "Ben") == (4, 3)
+
+
+def test_a_stall_moves_the_temporal_displacement_card_back_too():
+    state = _on_last_card(make_table(), "Ana")  # TD steps bottom-to-top: 2, 5, 3, 4
+    state, _ = play(state, roll(2, 5, 88, 3, 3, 3), lock(2, 5), REROLL)
+    state, effects = play(state, roll(2, 2, 4, 4))  # needs a 3
+    assert [e["moved"] for e in effects if e["kind"] == "stall"] == [1]
+    assert progress(state, "Ana") == (4, 1)
+
+
+def test_a_paradox_moves_the_rollers_temporal_displacement_card_and_can_win():
+    state = _on_last_card(make_table(), "Ana")
+    state.player("Ana").progress = 2  # two of its four steps done
+    state, _ = play(state, roll("flux", "flux", 88, 88, 5, 5), lock("flux", "flux", 88, 88))
+    assert progress(state, "Ana") == (4, 3) and state.winner is None
+    state, _ = play(state, roll(88, 3, 3, 3, 3, 3), lock(88), END)  # Ben
+    state, effects = play(state, roll("flux", "flux", 88, 88, 5, 5))
+    state, effects = play(state, lock("flux", "flux", 88, 88))
+    assert state.winner == "Ana" and "win" in kinds(effects)
 
 
 # --------------------------------------------------------------------------- errors
