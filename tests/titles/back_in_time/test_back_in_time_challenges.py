@@ -155,6 +155,17 @@ def test_an_opportunity_with_a_character_requirement_needs_that_character_there(
     assert challenge("opportunity", card="opp-06") in rules.legal_actions(with_doc)
 
 
+def test_a_failed_trouble_stays_out_and_is_attempted_only_at_its_place():
+    state = arrange(table(2), Ana="main-st-2", trouble="tr1-2")  # tr1-2 at main-st-1
+    with pytest.raises(RuleError, match="Trouble Demo trouble 1-2 is at Main St 1"):
+        rules.apply(state, challenge("trouble"))
+    state = arrange(state, Ana="main-st-1")
+    state, _ = attempt(state, "trouble", ["marty-1"], ["speed:speed"])  # need 1 love
+    state, effects = run(state, RESOLVE)
+    assert texts(effects) == ["FAILED"] and state.trouble == "tr1-2"
+    assert challenge("trouble", card="tr1-2") in rules.legal_actions(state)
+
+
 def test_trouble_success_gives_the_reward_and_no_card_replaces_it():
     state = arrange(table(2), Ana="main-st-1", trouble="tr1-2", photos=4)
     # tr1-2 at main-st-1: need 1 love, reward photo+1
@@ -262,6 +273,23 @@ def test_change_to_wild_turns_a_die_wild_but_never_a_biff():
     assert state.npcs["biff"] == "walnut-st"
 
 
+def test_a_reroll_1_modifier_rerolls_the_chosen_die_only_never_a_biff():
+    state = give(couple(), "Ana", tiles=["std-20"])  # Reroll 1
+    state, _ = attempt(state, "love", ["marty-3", "marty-1"], ["love:biff", "speed:speed"])
+    with pytest.raises(RuleError, match="Biff dice are locked"):
+        rules.apply(state, {"type": "modify", "tile": "std-20", "die": 0})
+    state, effects = run(state, {"type": "modify", "tile": "std-20", "die": 1})
+    assert texts(effects) == ["REROLL the speed die"] and state.challenge["roll"] == [1]
+    assert "std-20" in state.player("Ana").down
+    with pytest.raises(RuleError, match="1 dice are to be rolled: speed"):
+        rules.apply(state, roll("love:love", "speed:wild"))  # only the chosen die is rerolled
+    state = play(state, roll("speed:wild"))
+    with pytest.raises(RuleError, match="the reroll is used"):
+        rules.apply(state, {"type": "reroll", "dice": [1]})  # modifying ends the reroll step
+    state, effects = run(state, RESOLVE)
+    assert texts(effects)[:2] == ["1 love symbol", "LOVE +1"] and state.love == 6
+
+
 def test_each_biff_die_moves_biff_one_step_toward_the_nearer_of_george_and_lorraine():
     state = arrange(table(2), Ana="hill-valley-high")
     state, _ = attempt(state, "opportunity", ["marty-3"], ["love:biff"], card="opp-03")
@@ -278,6 +306,16 @@ def test_a_biff_die_with_biff_at_george_or_lorraine_lowers_love_by_one():
     state, effects = run(state, RESOLVE)
     assert state.love == 5  # +1, then -1
     assert texts(effects)[-2:] == ["BIFF die: Biff is with George and Lorraine", "LOVE -1"]
+
+
+def test_a_biff_die_with_biff_at_only_one_of_george_and_lorraine_lowers_love_and_he_stays():
+    """Rulebook: "If Biff is already with one or both, each Biff lowers Love Meter by 1"."""
+    state = arrange(table(2), Ana="clock-tower", george="clock-tower", lorraine="oak-st",
+                    love=5)
+    state, _ = attempt(state, "biff", ["marty-2"], ["courage:biff"])
+    state, effects = run(state, RESOLVE)
+    assert state.love == 4 and state.npcs["biff"] == "clock-tower"
+    assert texts(effects)[-2:] == ["BIFF die: Biff is with George", "LOVE -1"]
 
 
 def test_faq_biff_with_both_george_and_lorraine_lowers_love_by_one_per_biff_die():
@@ -325,6 +363,27 @@ def test_players_at_the_same_place_may_assist_with_dice_and_their_tiles_stay_dow
         rules.apply(state, {"type": "move", "tile": "doc-4"})
     state = next_turn(state)  # after the assisting player's own next turn
     assert state.player("Ben").down == []
+
+
+def test_an_assisting_player_may_modify_with_a_tile_or_an_item_and_both_stay_down():
+    """Assisting players "use Power Tiles or Item Cards to modify rolls"; they are "unavailable
+    until after assisting player's next turn"."""
+    state = give(couple("oak-st", Ben="oak-st"), "Ben", tiles=["std-17"],
+                 items=["video-recorder"])
+    state = play(state, challenge("love"), add("marty-3"), add("marty-4"), add("marty-1"), READY,
+                 roll("love:love", "love:biff", "speed:speed"))
+    state = play(state, {"type": "modify", "tile": "std-17", "player": "Ben", "die": 2},
+                 {"type": "modify", "item": "video-recorder", "player": "Ben", "die": 0})
+    assert [d["face"] for d in state.challenge["dice"]] == ["wild", "biff", "wild"]
+    state = play(state, RESOLVE)
+    assert state.love == 7
+    state = next_turn(state)  # Ben's turn: what he used to assist is still face down
+    assert rules.actor(state) == "Ben"
+    ben = state.player("Ben")
+    assert ben.down == ["std-17"] and ben.items_down == ["video-recorder"]
+    state = next_turn(state)  # after his own turn, both turn up
+    assert ben is not state.player("Ben")
+    assert state.player("Ben").down == [] and state.player("Ben").items_down == []
 
 
 def test_only_players_at_the_same_place_may_assist():

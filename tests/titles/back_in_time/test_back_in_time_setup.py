@@ -75,6 +75,24 @@ def test_setup_lays_out_three_opportunity_cards_at_their_places():
     assert rules.actor(state) == "Ana" and texts(effects)[-1] == "Ana's turn"
 
 
+def test_setup_shuffles_movement_cards_and_each_trouble_level_into_its_own_pile():
+    state = table(2)
+    c = state.content
+    assert sorted(state.decks["movement"]) == sorted(c.movement)
+    for level in (1, 2, 3):
+        pile = state.decks[f"trouble{level}"]
+        assert sorted(pile) == sorted(t for t in c.trouble if c.trouble[t]["level"] == level)
+    assert list(state.items_left) == c.item_order  # the Item stack is not shuffled
+    # a level 2 icon draws from the level 2 pile only
+    state = play(table(2, content=tracker_pack(["trouble2"])), END)
+    with pytest.raises(RuleError, match="the card to draw now is a level 2 Trouble card"):
+        rules.apply(state, {"type": "draw", "deck": "trouble1", "card": "tr1-1"})
+    with pytest.raises(RuleError, match="'tr1-1' is not in the level 2 Trouble pile"):
+        rules.apply(state, {"type": "draw", "deck": "trouble2", "card": "tr1-1"})
+    state = play(state, {"type": "draw", "deck": "trouble2", "card": "tr2-1"})
+    assert state.trouble == "tr2-1" and "tr2-1" not in state.decks["trouble2"]
+
+
 # --------------------------------------------------------------------------- the tracker
 
 
@@ -154,10 +172,11 @@ def test_love_check_flips_one_photo_in_0_to_12_two_below_0_none_in_the_heart_zon
         assert texts(effects)[-1] == "LOVE CHECK: Heart Zone, no flip"
 
 
-def test_love_check_x2_checks_twice():
-    state = arrange(table(2, content=tracker_pack(["love2"])), love=-2)
+@pytest.mark.parametrize(("love", "photos"), [(-2, 2), (5, 4), (14, 6)])
+def test_love_check_x2_checks_twice(love, photos):
+    state = arrange(table(2, content=tracker_pack(["love2"])), love=love)
     state = play(state, END)
-    assert state.photos == 2  # two checks of two flips each
+    assert state.photos == photos  # two checks: of two flips, of one, of none
 
 
 def test_the_last_photo_face_down_loses_at_once():
