@@ -986,6 +986,10 @@ def _do_play(state: State, action: Action, effects: list[Effect]) -> None:
     target = action.get(kind) if kind else None
     if target is not None:
         _check_target(state, p, card, kind, target)
+    if card["type"] == "doubleback" and action.get("event") not in (None, card["linchpin"]):
+        raise RuleError(  # a DoubleBack flips its own Linchpin, never the one named
+            _("{card} cannot flip {event}").format(card=card["name"], event=action["event"])
+        )
     _take_from_hand(p, inst)
     _pop(state)
     if head["step"] == "play":
@@ -1175,6 +1179,9 @@ def _do_memo(state: State, action: Action, effects: list[Effect]) -> None:
         inst = _from_hand(state, q, wanted)
         if not state.content.entry[inst].get("memo"):
             raise RuleError(_("{card} is not a Memo").format(card=state.content.name(inst)))
+        if state.content.entry[inst]["type"] == "item":  # a Memo Item acts from in front only
+            raise RuleError(_("{card} cancels only from in front of you: play it on your turn "
+                              "first").format(card=state.content.name(inst)))
         _take_from_hand(q, inst)
         entry = {"kind": "memo", "card": inst, "player": q.name}
     _pop(state)  # too late now for any other Memo against the card beneath

@@ -326,6 +326,16 @@ def test_doubleback_second_flip_is_another_linchpin_and_may_be_skipped():
     assert state.current.name == "Ben"
 
 
+def test_a_doubleback_flips_its_own_linchpin_never_another_one_named():
+    """"Used alone, a DoubleBack only lets you flip the associated Linchpin": a play that names
+    another event is refused, not quietly turned into a flip of A-2."""
+    state = make_table(hands={"Ana": ["db-a2"]})
+    with pytest.raises(RuleError, match="Db A2 cannot flip A-3"):
+        tl.apply(state, play("Ana", "db-a2", event="A-3"))
+    state, effects = do(state, play("Ana", "db-a2", event="A-2"), PASS)
+    assert next(e for e in effects if e["kind"] == "flip")["flips"] == ["A-2", "A-6"]
+
+
 def test_hitch_a_ride_needs_a_change_by_the_previous_player():
     state = make_table(hands={"Ana": ["hitch"], "Ben": ["hitch"]})
     with pytest.raises(RuleError, match="Hitch: no one has changed the TimeLine before"):
@@ -342,6 +352,16 @@ def test_hitch_a_ride_after_a_change_flips_any_linchpin():
     state, effects = do(state, play("Ben", "hitch", event="C-1"), PASS)
     assert "C-1" in tl.view(state)["altered"]
     assert "hitch#1" in state.discard
+
+
+def test_hitch_a_ride_looks_only_at_the_previous_player():
+    """Ana changed the TimeLine, Ben did not: Cy, after Ben, may not hitch a ride."""
+    state = make_table(("Ana", "Ben", "Cy"), hands={"Ana": ["tm"], "Cy": ["hitch"]})
+    state, _ = do(state, play("Ana", "tm", event="A-2"), PASS,
+                  {"type": "draw"}, {"type": "draw_instead"}, {"type": "draw"}, {"type": "draw"})
+    assert state.current.name == "Cy" and tl.view(state)["altered"] == ["A-2", "A-6"]
+    with pytest.raises(RuleError, match="Hitch: Ben did not change the TimeLine"):
+        tl.apply(state, play("Cy", "hitch", event="A-3"))
 
 
 def test_hitch_a_ride_counts_a_change_that_was_flipped_back():
@@ -487,6 +507,17 @@ def test_b1_attempt_asks_every_other_player_for_a_memo_first():
                                        {"type": "reveal", "card": "clock"}]
 
 
+def test_a_memo_on_a_b1_attempt_turns_no_b1_card_over():
+    """"Each time someone tries to flip this linchpin (and isn't stopped by another player's
+    Memo) the topmost card at B-1 is flipped": stopped, no B-1 card is turned over."""
+    state = give(b1_table(), "Ben", "memo")
+    state, effects = do(state, play("Ana", "tm", event="B-1"),
+                        {"type": "memo", "player": "Ben", "card": "memo"}, PASS)
+    assert "b1" not in kinds(effects) and "reveal" not in [s["step"] for s in state.agenda]
+    assert tl.view(state)["b1"] == {"left": 5, "aside": 0, "clock_odds": 0.2}
+    assert state.current.name == "Ben" and not state.last_changed  # no change: no hitch
+
+
 def test_b1_dud_is_set_aside_and_play_goes_on():
     state = b1_table()
     state, _ = do(state, play("Ana", "time-train", event="B-1"), PASS)
@@ -607,6 +638,15 @@ def test_memo_cancels_and_discards_the_card_and_the_turn_stays():
     assert state.current.name == "Ben" and state.turns == 1  # Ana's turn ended as normal
 
 
+def test_a_cancelled_item_is_discarded_not_put_in_front():
+    """"Playing a Memo just cancels and discards the card being played", an Item too."""
+    state = make_table(hands={"Ana": ["almanac"], "Ben": ["memo"]})
+    state, _ = do(state, play("Ana", "almanac"),
+                  {"type": "memo", "player": "Ben", "card": "memo"}, PASS)
+    assert state.player("Ana").items == () and "almanac" in state.discard
+    assert state.current.name == "Ben"
+
+
 def test_memo_may_be_played_by_any_other_player_in_any_order():
     state = make_table(("Ana", "Ben", "Cy"), hands={"Ana": ["tm"], "Cy": ["memo"]})
     state, _ = tl.apply(state, play("Ana", "tm", event="A-2"))
@@ -667,6 +707,20 @@ def test_memo_items_act_as_memos_from_in_front_of_you():
     state, _ = do(state, {"type": "memo", "player": "Ben", "card": "fax"}, PASS)
     assert tl.view(state)["altered"] == [] and "fax" in state.discard
     assert state.player("Ben").items == ()
+
+
+def test_a_memo_item_in_the_hand_cannot_cancel_a_card():
+    """Decision 12: the Fax, Telegram and Newspaper cancel from in front of their holder; in the
+    hand the Fax is an Item, played on its holder's own turn."""
+    state = make_table(hands={"Ana": ["tm"], "Ben": ["fax"]})
+    state, _ = tl.apply(state, play("Ana", "tm", event="A-2"))
+    assert tl.legal_actions(state) == [{"type": "pass", "player": "Ben"}]
+    for action in ({"type": "memo", "player": "Ben", "card": "fax"},
+                   {"type": "play", "player": "Ben", "card": "fax"}):
+        with pytest.raises(RuleError, match="Fax cancels only from in front of you"):
+            tl.apply(state, action)
+    state, _ = do(state, PASS)
+    assert tl.view(state)["altered"] == ["A-2", "A-6"] and "fax" in state.player("Ben").hand
 
 
 def test_a_memo_in_hand_cannot_be_played_as_your_play():
