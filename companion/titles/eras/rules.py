@@ -361,7 +361,7 @@ class State:
     turn: dict[str, Any] | None = None  # flags of the current turn
     pending: list[dict[str, Any]] | None = None  # steps still due, first first
     last_round: bool = False  # a second era has run out of events
-    exhausted: bool = False  # a draw found no card at all
+    exhausted: bool = False  # a draw found fewer cards than due (none left to draw)
     winners: tuple[str, ...] = ()
     # Inside ``apply`` only: the seats whose Player was copied already (copy on write).
     edited: set[int] | None = None
@@ -740,6 +740,12 @@ def _event_problem(state: State, p: Player, event: str) -> str | None:
     return None
 
 
+def _turn_closed(state: State) -> bool:
+    """A clock tower token was taken after a play or an event ("clock-anyway"): that token is
+    taken at the end of the turn, so only END may follow."""
+    return state.turn["clock"] and bool(state.turn["played"] or state.turn["completed"])
+
+
 def _clock_problem(state: State, p: Player) -> str | None:
     if state.turn["clock"]:
         return _("{player} has already taken a clock tower token this turn").format(player=p.name)
@@ -795,6 +801,8 @@ def legal_actions(state: State) -> list[Action]:
     if state.phase == "roles":
         taken = {q.role for q in state.players}
         return [{"type": "role", "player": p.name, "role": r} for r in ROLES if r not in taken]
+    if _turn_closed(state):
+        return [{"type": "end"}]
     actions: list[Action] = []
     free_move = p.role == "doc" and not state.turn["doc"]
     if free_move or _power(state, p) >= MOVE_COST:
@@ -1355,6 +1363,12 @@ def _no_clock_yet(state: State, p: Player) -> None:
         )
 
 
+def _not_closed(state: State, p: Player) -> None:
+    if _turn_closed(state):
+        why = _("{player} has already taken a clock tower token this turn").format(player=p.name)
+        raise RuleError(_("END TURN: {reason}").format(reason=why))
+
+
 def _pay_items(action: Action, key: str) -> list[Any] | None:
     if key not in action:
         return None
@@ -1368,6 +1382,7 @@ def _pay_items(action: Action, key: str) -> list[Any] | None:
 
 def _do_move(state: State, action: Action, effects: list[Effect]) -> None:
     p = state.current
+    _not_closed(state, p)
     to = _era_field(action, "to")
     if to == state.delorean:
         raise RuleError(_("the DeLorean is already in {era}").format(era=to))
@@ -1724,6 +1739,7 @@ def _do_shift(state: State, action: Action, effects: list[Effect]) -> None:
     p = state.current
     if p.role != "lorraine":
         raise RuleError(_("only Lorraine's player moves a played card to another era"))
+    _not_closed(state, p)
     if state.turn["lorraine"]:
         raise RuleError(_("Lorraine moves one card a turn; {player} has moved one").format(
             player=p.name))

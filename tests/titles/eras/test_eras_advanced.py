@@ -136,6 +136,23 @@ def test_b_clock_anyway_after_a_play():
         rules.apply(full, {"type": "clock"})
 
 
+def test_b_clock_anyway_token_comes_at_the_end_of_the_turn():
+    m55 = char("m55", "marty", 1955, clocks=0)
+    p3 = char("p3", "biff", 2015, power=3, clocks=0)
+    evs = events("1955", "clock-anyway", "draw-1", "draw-1")
+    state = table(hands={"Ana": [m55, X1, X2, p3]}, advanced=True, events=evs, delorean="1955",
+                  roles=ROLES)
+    state, _ = play(state, {"type": "play", "card": "m55", "ripple": ["x1", "x2"]},
+                    {"type": "clock"})
+    assert rules.legal_actions(state) == [{"type": "end"}]  # the DeLorean stays in 1955
+    with pytest.raises(RuleError, match="END TURN: Ana has already taken a clock tower token"):
+        rules.apply(state, {"type": "move", "to": "2015", "pay": ["p3"]})
+    # without a play the token is the basic one, and a trip may follow it
+    plain = table(hands={"Ana": [p3]}, advanced=True, events=evs, delorean="1955", roles=ROLES)
+    plain, _ = play(plain, {"type": "clock"}, {"type": "move", "to": "2015", "pay": ["p3"]})
+    assert plain.delorean == "2015" and plain.player("Ana").clocks == 1
+
+
 def test_b_skip_second_ripple_pays_one_or_two():
     m55 = char("m55", "marty", 1955, clocks=0)
     evs = events("1955", "skip-second-ripple", "draw-1", "draw-1")

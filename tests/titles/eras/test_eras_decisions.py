@@ -154,6 +154,10 @@ def test_no_cards_left_ends_the_game_at_the_end_of_the_round():
     state, _ = rules.apply(state, {"type": "clock"})
     state, _ = rules.apply(state, {"type": "end"})
     assert rules.actor(state) == TERMINAL and rules.winners(state) == ["Ben"]
+    short = table(roles=ROLES, delorean="1955", deck=filler(1))  # 2 due, 1 left to draw
+    short, effects = play(short, {"type": "end"})
+    assert short.player("Ana").hand == ["f00"] and short.exhausted
+    assert "The deck is empty: the game ends after this round" in texts(effects)
 
 
 def test_tie_goes_to_more_events_then_shared():
