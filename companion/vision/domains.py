@@ -12,7 +12,9 @@ A domain is a set of labelled frames that share a table, a light and a kind of d
   range (dice of 14-120 pixels, dim light, motion blur, heavy JPEG, a camera tilted 45
   degrees): harder than a game night should be;
 * ``altered-shoot-N``: the photos of a shoot as another room and camera would take them
-  (warm or dim light, a tilted camera, heavy JPEG, noise).
+  (warm or dim light, a tilted camera, heavy JPEG, noise);
+* ``turned-shoot-N``: the photos of a shoot turned by any angle, the frame grown to hold
+  them: the photos' dice lie square to the picture, dice on a table land at any angle.
 
 Scene domains are drawn from seeds at and above ``scenes.HELD_SEEDS``, which no training
 uses. Whether a domain is truly unseen depends on what the networks learned from: the
@@ -115,6 +117,30 @@ def alter(image: np.ndarray, item: LabeledImage, rng: np.random.Generator) -> Fr
                              tuple(move(b) for b in item.ignore) + tuple(copies))
 
 
+def turn(image: np.ndarray, item: LabeledImage, rng: np.random.Generator) -> Frame:
+    """A photo turned by an angle drawn from 0-90 degrees (a die looks the same a quarter
+    turn on), the frame grown to hold all of it, the corners filled with the colour of the
+    photo's edge (a plain table beyond it: no copy of a die, no streaks)."""
+    angle = float(rng.uniform(0.0, 90.0))
+    h, w = image.shape[:2]
+    m = cv2.getRotationMatrix2D((w / 2.0, h / 2.0), angle, 1.0)
+    c, s = abs(m[0, 0]), abs(m[0, 1])
+    nw, nh = int(round(w * c + h * s)), int(round(w * s + h * c))
+    m[0, 2] += nw / 2.0 - w / 2.0
+    m[1, 2] += nh / 2.0 - h / 2.0
+    edge = np.concatenate([image[0], image[-1], image[:, 0], image[:, -1]])
+    fill = tuple(float(v) for v in np.median(edge, axis=0))
+    out = cv2.warpAffine(image, m, (nw, nh), flags=cv2.INTER_LINEAR,
+                         borderMode=cv2.BORDER_CONSTANT, borderValue=fill)
+
+    def move(b: Box) -> Box:
+        x, y = m @ np.array([b.cx, b.cy, 1.0])
+        return Box(float(x), float(y), b.w, b.h, b.face)  # the die's own size
+
+    return out, LabeledImage(item.image, tuple(move(b) for b in item.boxes),
+                             tuple(move(b) for b in item.ignore))
+
+
 def mirror_copies(x: float, y: float, hmat: np.ndarray, w: int, h: int, margin: float = 0.0
                   ) -> list[tuple[float, float]]:
     """Where the point ``(x, y)`` of a ``w`` x ``h`` frame shows again once the frame is
@@ -153,6 +179,12 @@ def domains(dev: str | Path | None, frames: int = 30, seed: int = 0,
             for image, item in photo_frames(its):
                 yield alter(image, item, rng)
         out[f"altered-{name}"] = altered
+
+        def turned(its=its) -> Iterator[Frame]:
+            rng = np.random.default_rng(seed + 23)
+            for image, item in photo_frames(its):
+                yield turn(image, item, rng)
+        out[f"turned-{name}"] = turned
     bank: list[PhotoDie] = []
     if by_shoot:
         bank = photo_dice([it for its in by_shoot.values() for it in its])

@@ -85,9 +85,14 @@ def altered(names: list[str]) -> list[str]:
     return [n for n in names if n.startswith("altered-")]
 
 
+def turned(names: list[str]) -> list[str]:
+    """The dev photos turned by any angle (dice as they land, not square to the picture)."""
+    return [n for n in names if n.startswith("turned-")]
+
+
 def learned_tables(names: list[str]) -> list[str]:
     """The scene domains of families the reader learned (held-apart seeds)."""
-    return [n for n in names if not n.startswith(("stress-", "shoot-", "altered-"))
+    return [n for n in names if not n.startswith(("stress-", "shoot-", "altered-", "turned-"))
             and n.split("-")[-1] in LEARNED_FAMILIES]
 
 
@@ -224,13 +229,15 @@ def measure(dev: str | Path, frames: int = 30, report: Callable[[str], None] = p
     numbers: dict = {}
     every = list(domains(dev, frames))
     names, known, other = unseen(every), learned_tables(every), altered(every)
-    plain = score_domains(reader, dev, frames, names=names + known + other)
+    turns = turned(every)
+    plain = score_domains(reader, dev, frames, names=names + known + other + turns)
     p = pooled(plain, names)
     numbers.update(unseen_precision=p["precision"], unseen_die=p["die"], unseen_roll=p["roll"],
                    unseen_dice=p["dice"])
     report(f"unseen tables ({', '.join(names)}; {p['dice']} dice): precision "
            f"{p['precision']:.4f}, per die {p['die']:.4f}, per roll {p['roll']:.3f}")
-    told = score_domains(reader, dev, frames, expect=True, names=names + known + other)
+    told = score_domains(reader, dev, frames, expect=True,
+                         names=names + known + other + turns)
     q = pooled(told, names)
     numbers.update(unseen_die_expect=q["die"], unseen_roll_expect=q["roll"])
     report(f"  with the count given: per die {q['die']:.4f}, per roll {q['roll']:.3f}")
@@ -245,7 +252,8 @@ def measure(dev: str | Path, frames: int = 30, report: Callable[[str], None] = p
            f"roll {both['roll']:.3f}")
     for key, label, group in (
             ("learned", "tables of the families learned, other seeds", known),
-            ("altered", "the dev photos as another room and camera take them", other)):
+            ("altered", "the dev photos as another room and camera take them", other),
+            ("turned", "the dev photos turned by any angle", turns)):
         g, gq = pooled(plain, group), pooled(told, group)
         numbers.update({f"{key}_precision": g["precision"], f"{key}_die": g["die"],
                         f"{key}_die_expect": gq["die"], f"{key}_dice": g["dice"]})

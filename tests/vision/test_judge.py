@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from companion.vision import DiceReader
-from companion.vision.domains import alter, domains, mirror_copies
+from companion.vision.domains import alter, domains, mirror_copies, turn
 from companion.vision.judge import (
     EXTRA,
     Judge,
@@ -108,6 +108,30 @@ def test_an_altered_photo_marks_the_mirrored_copies_of_its_dice_as_neither() -> 
             assert moved.boxes[0].contains(sx, sy) or any(g.contains(sx, sy)
                                                            for g in moved.ignore)
         assert len(moved.ignore) == len(spots) - 1 >= 1
+
+
+def test_a_turned_photo_keeps_every_die_whole_and_its_label_on_it() -> None:
+    """Dice land at any angle: the photo is turned, the frame grows to hold all of it, the
+    labels move with the dice and keep the die's own size, and the corners are plain."""
+    w, h = 320, 240
+    image = np.full((h, w, 3), 40, np.uint8)
+    corners = [(6, 6), (294, 6), (6, 214), (294, 214), (150, 110)]
+    for x, y in corners:
+        cv2.rectangle(image, (x, y), (x + 19, y + 19), (255, 255, 255), -1)
+    item = LabeledImage(Path("photo.jpg"), tuple(Box(x + 10, y + 10, 20, 20, "1")
+                                                 for x, y in corners), ())
+    angles = []
+    for seed in range(4):
+        out, moved = turn(image, item, np.random.default_rng(seed))
+        oh, ow = out.shape[:2]
+        assert ow >= w and oh >= h and len(moved.boxes) == len(corners)
+        spots = _bright_spots(out)
+        assert len(spots) == len(corners)  # every die whole, none cut off, none twice
+        for b in moved.boxes:
+            assert (b.w, b.h) == (20, 20) and any(b.contains(sx, sy) for sx, sy in spots)
+        assert np.abs(out[:2, :2].astype(int) - 40).max() <= 1  # a corner: the plain edge
+        angles.append((ow, oh))
+    assert len(set(angles)) > 1  # other seeds, other angles
 
 
 def test_scenes_can_lay_dice_against_each_other_without_piling_them() -> None:
