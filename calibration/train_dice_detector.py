@@ -135,12 +135,22 @@ def photometric(img: np.ndarray, rng: np.random.Generator) -> np.ndarray:
     return np.clip(f, 0, 255).astype(np.uint8)
 
 
-def photo_sample(image, dice, ignore, rng):
-    """A random window of a labelled photo at a random die size, turned and mirrored."""
+def photo_sample(image, dice, ignore, rng, any_turn=False):
+    """A random window of a labelled photo at a random die size, turned and mirrored.
+
+    ``any_turn``: turned by any angle, not only quarter turns. The photos' dice lie square
+    to the picture (nearly all within 10 degrees), while dice on a table land at any angle;
+    a die turned by ``a`` is labelled with the side of its upright box, as rendered dice are.
+    """
     med = float(np.median([s for _, _, s in dice])) if dice else 40.0
     scale = rng.uniform(*(LARGE if rng.random() < LARGE_SHARE else SIZES)) / med
     turn = int(rng.integers(4))
-    angle = 90.0 * turn + (rng.uniform(-8, 8) if rng.random() < 0.5 else 0.0)
+    if any_turn:
+        angle = float(rng.uniform(0.0, 360.0))
+        boxed = abs(np.cos(np.deg2rad(angle))) + abs(np.sin(np.deg2rad(angle)))
+    else:
+        angle = 90.0 * turn + (rng.uniform(-8, 8) if rng.random() < 0.5 else 0.0)
+        boxed = 1.0
     h, w = image.shape[:2]
     if dice and rng.random() < 0.7:
         px, py, _ = dice[int(rng.integers(len(dice)))]
@@ -158,7 +168,7 @@ def photo_sample(image, dice, ignore, rng):
                           else cv2.INTER_LINEAR, borderMode=cv2.BORDER_CONSTANT,
                           borderValue=fill)
     pts = [(m @ np.array([x, y, 1.0]), s * scale) for x, y, s in dice]
-    out = [(float(p[0]), float(p[1]), float(s)) for p, s in pts]
+    out = [(float(p[0]), float(p[1]), float(s * boxed)) for p, s in pts]
     ign = []
     for x0, y0, x1, y1 in ignore:
         corners = np.array([[x0, y0, 1], [x1, y0, 1], [x0, y1, 1], [x1, y1, 1]], float) @ m.T
@@ -309,6 +319,11 @@ def main() -> int:
                          "(NAME.state.pt, for --resume); 0: never")
     ap.add_argument("--resume", help="a NAME.state.pt written by --checkpoint-every: go on "
                                      "from its step (same options)")
+    ap.add_argument("--any-turn", action="store_true",
+                    help="turn photo windows by any angle, not only quarter turns")
+    ap.add_argument("--init-onnx", help="an exported finder (.onnx, e.g. the shipped one): "
+                    "start from its weights; its batch norms are folded into the convolutions, "
+                    "so they stay frozen while it learns")
     ap.add_argument("--init", help="a NAME.state.pt: start from its weights with a new "
                                    "schedule of --steps (fine-tuning, e.g. with --lr 5e-4)")
     ap.add_argument("--lr", type=float, default=3e-3, help="peak learning rate")
@@ -330,6 +345,9 @@ def main() -> int:
     model = build_model()
     if args.init:
         model.load_state_dict(torch.load(args.init, weights_only=False)["model"])
+    frozen_norms = bool(args.init_onnx)
+    if frozen_norms:
+        load_onnx_weights(model, Path(args.init_onnx))
     opt = torch.optim.AdamW(model.parameters(), lr=args.lr, weight_decay=1e-4)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=args.lr, total_steps=args.steps,
                                                 pct_start=0.1)
@@ -346,7 +364,15 @@ def main() -> int:
         first = state["step"] + 1
         print(f"resumed after step {state['step']}", flush=True)
     dest = Path(args.out)
-    model.train()
+
+    def train_mode():
+        model.train()
+        if frozen_norms:  # folded: each norm is the identity after its convolution
+            for m in model.modules():
+                if isinstance(m, torch.nn.BatchNorm2d):
+                    m.eval()
+
+    train_mode()
     for step in range(first, args.steps):
         crops, tg = [], []
         for _ in range(args.batch):
@@ -355,7 +381,7 @@ def main() -> int:
                 crop, d, g = scene_sample(maker, rng, args.pairs)
             elif photos and (roll - args.scenes) / (1 - args.scenes) >= args.renders:
                 img, dice, ign, *_ = photos[int(rng.integers(len(photos)))]
-                crop, d, g = photo_sample(img, dice, ign, rng)
+                crop, d, g = photo_sample(img, dice, ign, rng, args.any_turn)
             else:
                 crop, d, g = render_sample(rng, args.other_dice, args.sides)
             crops.append(photometric(crop, rng))
@@ -391,10 +417,47 @@ def main() -> int:
                         "maker_rng": maker.rng.bit_generator.state,
                         "torch_rng": torch.get_rng_state(), "step": step},
                        stem.with_name(f"{stem.name}.state.pt"))
-            model.train()
+            train_mode()
     export(model, dest)
     print(f"wrote {dest} ({dest.stat().st_size // 1024} KB) in {time.time() - t0:.0f} s")
     return 0
+
+
+def load_onnx_weights(model, path: Path) -> None:
+    """Set ``model`` to the weights of an exported finder. Export folds each batch norm
+    into the convolution before it: the convolution takes the folded weights, and its norm
+    becomes the identity carrying the folded bias (no statistics: kept in eval mode)."""
+    import onnx
+    import torch
+    from onnx import numpy_helper
+
+    graph = onnx.load(str(path)).graph
+    weights = {t.name: numpy_helper.to_array(t) for t in graph.initializer}
+    modules = dict(model.named_modules())
+    done = 0
+    for node in graph.node:
+        if node.op_type != "Conv":
+            continue
+        # "/s4/s4.1/s4.1.3/Conv" is the module "s4.1.3"
+        name = node.name.strip("/").split("/")[-2]
+        conv = modules[name]
+        w = torch.from_numpy(weights[node.input[1]].copy())
+        b = torch.from_numpy(weights[node.input[2]].copy()) if len(node.input) > 2 else None
+        with torch.no_grad():
+            conv.weight.copy_(w)
+            if conv.bias is not None:
+                conv.bias.copy_(b)
+            else:
+                parent, index = name.rsplit(".", 1)
+                norm = modules[f"{parent}.{int(index) + 1}"]
+                norm.weight.fill_(1.0)
+                norm.bias.copy_(b)
+                norm.running_mean.zero_()
+                norm.running_var.fill_(1.0 - norm.eps)
+        done += 1
+    convs = sum(isinstance(m, torch.nn.Conv2d) for m in model.modules())
+    if done != convs:
+        raise SystemExit(f"{path}: {done} convolutions for the finder's {convs}")
 
 
 def export(model, out: Path) -> None:
