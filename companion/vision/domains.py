@@ -117,11 +117,10 @@ def alter(image: np.ndarray, item: LabeledImage, rng: np.random.Generator) -> Fr
                              tuple(move(b) for b in item.ignore) + tuple(copies))
 
 
-def turn(image: np.ndarray, item: LabeledImage, rng: np.random.Generator) -> Frame:
-    """A photo turned by an angle drawn from 0-90 degrees (a die looks the same a quarter
-    turn on), the frame grown to hold all of it, the corners filled with the colour of the
-    photo's edge (a plain table beyond it: no copy of a die, no streaks)."""
-    angle = float(rng.uniform(0.0, 90.0))
+def turn(image: np.ndarray, item: LabeledImage, angle: float) -> Frame:
+    """A photo turned by ``angle`` degrees (the domain draws 0-90: a die looks the same a
+    quarter turn on), the frame grown to hold all of it, the corners filled with the colour
+    of the photo's edge (a plain table beyond it: no copy of a die, no streaks)."""
     h, w = image.shape[:2]
     m = cv2.getRotationMatrix2D((w / 2.0, h / 2.0), angle, 1.0)
     c, s = abs(m[0, 0]), abs(m[0, 1])
@@ -173,18 +172,19 @@ def domains(dev: str | Path | None, frames: int = 30, seed: int = 0,
         by_shoot = shoots(items)
     for name, its in by_shoot.items():
         out[name] = lambda its=its: photo_frames(its)
-    for name, its in by_shoot.items():
-        def altered(its=its, name=name) -> Iterator[Frame]:
-            rng = np.random.default_rng(seed + 11)
+    def changed(its: list[LabeledImage], offset: int,
+                change: Callable[[np.ndarray, LabeledImage, np.random.Generator], Frame]
+                ) -> Callable[[], Iterator[Frame]]:
+        def frames() -> Iterator[Frame]:
+            rng = np.random.default_rng(seed + offset)
             for image, item in photo_frames(its):
-                yield alter(image, item, rng)
-        out[f"altered-{name}"] = altered
+                yield change(image, item, rng)
+        return frames
 
-        def turned(its=its) -> Iterator[Frame]:
-            rng = np.random.default_rng(seed + 23)
-            for image, item in photo_frames(its):
-                yield turn(image, item, rng)
-        out[f"turned-{name}"] = turned
+    for name, its in by_shoot.items():
+        out[f"altered-{name}"] = changed(its, 11, alter)
+        out[f"turned-{name}"] = changed(
+            its, 23, lambda image, item, rng: turn(image, item, float(rng.uniform(0.0, 90.0))))
     bank: list[PhotoDie] = []
     if by_shoot:
         bank = photo_dice([it for its in by_shoot.values() for it in its])

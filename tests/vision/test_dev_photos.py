@@ -50,13 +50,6 @@ def test_touching_dice_are_read_as_two() -> None:
     assert s["recall"] == 1.0 and s["precision"] == 1.0, s
 
 
-class _FortyFive:
-    """``turn``'s angle, always 45 degrees: the photos' dice lie square to the picture."""
-
-    def uniform(self, low: float, high: float) -> float:
-        return 45.0
-
-
 def test_dice_turned_45_degrees_are_read() -> None:
     # Dice land at any angle; turned 45 degrees the photos' dice show boxes 1.4 times their
     # side: read 77 % right when boxes of 20-24 pixels were taken as dice the network reads
@@ -65,7 +58,7 @@ def test_dice_turned_45_degrees_are_read() -> None:
     reader = DiceReader("d6")
     score = Score()
     for item in items[::20]:
-        image, turned = turn(cv2.imread(str(item.image)), item, _FortyFive())
+        image, turned = turn(cv2.imread(str(item.image)), item, 45.0)
         result = reader.analyse(image)
         score.add(turned, result.dice, result.ms)
     s = score.summary()
