@@ -23,7 +23,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .detect import Blob, Detection, find_dice, obstruction_share, refine_blob
+from .detect import Blob, Detection, find_dice, obstruction_share, refine_blobs
 from .dnn import read_onnx
 from .labeled import LabeledImage, match_blobs
 from .profile import ProfileError
@@ -543,18 +543,27 @@ def _suppress(peaks: list[tuple[float, ...]]) -> list[tuple[float, ...]]:
     return [ordered[i] for i, mark in zip(keep, inside.any(axis=1), strict=True) if not mark]
 
 
-def fit_blob(image: np.ndarray, blob: Blob, die_side: float) -> tuple[Blob, bool]:
-    """Fit a found die tightly (``refine_blob``); returns ``(blob, fitted)``. The fitted
-    blob keeps the finder's heat.
+def fit_blobs(image: np.ndarray, blobs: list[Blob] | tuple[Blob, ...], die_side: float
+              ) -> list[tuple[Blob, bool]]:
+    """Fit found dice tightly (``refine_blobs``); returns ``(blob, fitted)`` for each. A
+    fitted blob keeps the finder's heat.
 
     When no die-shaped body can be fitted (a translucent die, a die like the table), a piece
     of a die smaller than the others is read through a window the size of the other dice; a
     die the network found is read upright in its own window, which it sizes well enough.
     """
-    fitted, ok = refine_blob(image, blob)
-    if not ok and blob.side < 0.85 * die_side:
-        fitted = Blob(blob.cx, blob.cy, die_side, die_side, blob.angle, blob.fill, blob.heat)
-    return fitted, ok
+    out = []
+    for blob, (fitted, ok) in zip(blobs, refine_blobs(image, list(blobs)), strict=True):
+        if not ok and blob.side < 0.85 * die_side:
+            fitted = Blob(blob.cx, blob.cy, die_side, die_side, blob.angle, blob.fill,
+                          blob.heat)
+        out.append((fitted, ok))
+    return out
+
+
+def fit_blob(image: np.ndarray, blob: Blob, die_side: float) -> tuple[Blob, bool]:
+    """``fit_blobs`` of one blob."""
+    return fit_blobs(image, [blob], die_side)[0]
 
 
 _default: CentreFinder | None = None
@@ -573,4 +582,4 @@ def locate_dice(image: np.ndarray, finder: CentreFinder | None = None) -> list[B
         if _default is None:
             _default = CentreFinder()
         det = _default.find(image)
-    return [fit_blob(image, b, det.die_side)[0] for b in det.blobs]
+    return [fitted for fitted, _ in fit_blobs(image, det.blobs, det.die_side)]

@@ -32,7 +32,7 @@ import numpy as np
 
 from .crops import die_crop
 from .dataset import CROP
-from .detect import Blob
+from .detect import Blob, byte_medians
 from .dnn import read_onnx
 
 MODELS = Path(__file__).with_name("models")
@@ -115,8 +115,8 @@ def context_batch(view: np.ndarray, blobs: list[Blob], side: float) -> np.ndarra
                      for b in blobs])
     n = len(blobs)
     lab = cv2.cvtColor(wins.reshape(n * _N, _N, 3), cv2.COLOR_BGR2Lab).reshape(n, _N * _N, 3)
-    mid = np.median(lab[:, _INSIDE].astype(np.float32), axis=1)
-    out = np.median(lab[:, _RING].astype(np.float32), axis=1)
+    mid = byte_medians(lab[:, _INSIDE]).astype(np.float32)
+    out = byte_medians(lab[:, _RING]).astype(np.float32)
     d = mid - out
     stand = np.sqrt(0.5 * d[:, 0] ** 2 + d[:, 1] ** 2 + d[:, 2] ** 2)
     g = cv2.cvtColor(wins.reshape(n * _N, _N, 3), cv2.COLOR_BGR2GRAY).reshape(n, _N, _N)

@@ -9,7 +9,7 @@ from pathlib import Path
 import numpy as np
 
 from .centres import MODEL as CENTRES_MODEL
-from .centres import SPECK_JUDGED, SURE, TARGET_SIDE, CentreFinder, fit_blob, model_fingerprint
+from .centres import SPECK_JUDGED, SURE, TARGET_SIDE, CentreFinder, fit_blobs, model_fingerprint
 from .classify import (
     MODELS,
     NONE,
@@ -215,7 +215,7 @@ class DiceReader:
         assert self.facenet is not None and self.finder is not None
         det = self.finder.find(view, die_side or self.die_side, threshold)
         blobs = list(det.blobs)
-        refined = [fit_blob(view, b, det.die_side) for b in blobs]
+        refined = fit_blobs(view, blobs, det.die_side)
         crops = [die_crop(view, b.cx, b.cy, min(b.w, b.h) * MARGIN, b.angle, CROP)
                  for b, _ in refined]
         feats, logits = self.facenet.run(crops)
@@ -371,7 +371,7 @@ class DiceReader:
                     bg: np.ndarray | None) -> tuple[list, int, float, float]:
         det = (self.finder.find(view, self.die_side) if self.finder is not None
                else find_dice(view, self.die_side))
-        refined = [fit_blob(view, b, det.die_side) for b in det.blobs]
+        refined = fit_blobs(view, det.blobs, det.die_side)
         crops = [die_crop(view, b.cx, b.cy, min(b.w, b.h) * MARGIN, b.angle, CROP)
                  for b, _ in refined]
         labels = self.classifier.classify(crops)
