@@ -11,10 +11,10 @@ import pytest
 
 from companion.vision import DiceProfile, DiceReader, ProfileError, SyntheticTray, centres
 from companion.vision.calibrate import learn_profile
-from companion.vision.centres import INPUT_SIDE, CentreFinder, fit_blob
+from companion.vision.centres import INPUT_SIDE, CentreFinder, fit_blob, fit_blobs
 from companion.vision.classify import HeadClassifier, TemplateClassifier, fit_head
 from companion.vision.defaults import default_profile
-from companion.vision.detect import obstruction_share
+from companion.vision.detect import byte_medians, obstruction_share
 from companion.vision.faces import FACE_SETS
 from companion.vision.sources import SyntheticSource
 
@@ -73,6 +73,21 @@ def test_found_dice_are_fitted_to_tight_turned_squares() -> None:
             assert abs(blob.side / true.side - 1) < 0.15
             turn = (blob.angle + true.angle) % 90.0  # the renderer turns the other way
             assert min(turn, 90.0 - turn) < 8.0, (blob.angle, true.angle)
+
+
+def test_a_frame_of_places_is_fitted_together_as_each_alone() -> None:
+    image, _ = SyntheticTray("d6", seed=504).render(n_dice=7, touching=0.3)
+    det = CentreFinder().find(image)
+    assert len(det.blobs) >= 5
+    assert fit_blobs(image, det.blobs, det.die_side) == \
+        [fit_blob(image, b, det.die_side) for b in det.blobs]
+    assert fit_blobs(image, [], det.die_side) == []
+
+
+@pytest.mark.parametrize("k", [1, 2, 7, 1024])
+def test_byte_medians_are_numpys_medians(k: int) -> None:
+    values = np.random.default_rng(k).integers(0, 256, (4, k, 3), dtype=np.uint8)
+    assert np.array_equal(byte_medians(values), np.median(values, axis=1))
 
 
 def test_small_dice_in_a_large_frame_are_found_at_a_finer_scale() -> None:
