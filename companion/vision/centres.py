@@ -72,6 +72,9 @@ SPLIT_HEAT = 0.5  # each of the two, looked at closer (a piece of one die comes 
 SPLIT_SIDE = 0.6  # and at least this share of the place and of the frame's dice (a pip or a
 # piece of one die is smaller; each of two dice seen as one is 0.7-0.9 of that place)
 CLOSER_LOOKS = 4  # at most, a frame
+WHOLE_STEP = 0.35  # a close photo's frame is read again at this share of its scale
+WHOLE = 2.5  # where a sure die this many times the places' size may hold their die whole
+WHOLE_SHARE = 0.5  # when the whole dice hold this share of the frame's places
 
 
 def model_fingerprint(model: str | Path = MODEL) -> str:
@@ -88,6 +91,9 @@ class CentreFinder:
         self.model = model
         self.net = read_onnx(model)
         self._closer_net: cv2.dnn.Net | None = None  # closer looks, at one fixed input size
+        # The half-scale pass of close photos: its own copy, so that neither copy is
+        # reshaped from frame to frame (that costs more than the pass).
+        self._whole_net: cv2.dnn.Net | None = None
         self.threshold = threshold
         self.input_side = input_side
         self.scale = 1.0  # the scale the last ``find`` read the frame at
@@ -199,6 +205,8 @@ class CentreFinder:
             kept = [p for p in kept if p[2] >= least]
             kept = self._split_pairs(image, kept, closer)
         weak = [p for p in peaks if p[4] <= self.threshold]
+        if kept and not die_side:
+            kept, weak = self._whole_dice(image, scale, kept, weak, closer)
         if weak:
             known = set(kept)
             added = [p for p in _suppress(kept + weak) if p not in known]
@@ -221,6 +229,48 @@ class CentreFinder:
                 if closer.get(p) is not None:
                     features[k] = closer[p]
         return Detection(blobs, side, obstruction_share(image, side), features=features)
+
+    def _whole_dice(self, image: np.ndarray, scale: float, kept: list[tuple[float, ...]],
+                    weak: list[tuple[float, ...]], closer: dict
+                    ) -> tuple[list[tuple[float, ...]], list[tuple[float, ...]]]:
+        """A close photo: the frame's places may be the pips of dice too large for the frame's
+        scale (a pip looks like a die showing 1). The frame read at about a third of the scale
+        shows such dice whole. Sure dice there, several times the size of the places, replace
+        the places they hold, when those look like pips (each under half the die, at most
+        nine on it, two or more or one less sure than the die) and make up most of the
+        frame's places: a tray full of dice may look like one large die too, but dice lie
+        outside it as well. The whole dice's features go in ``closer``."""
+        h, w = image.shape[:2]
+        coarse = WHOLE_STEP * scale
+        if min(h, w) * coarse < 2 * TARGET_SIDE:
+            return kept, weak
+        side = float(np.median([p[2] for p in kept]))
+        if self._whole_net is None:
+            self._whole_net = read_onnx(self.model)
+        frame_pass = (self.last, self.last_heat, self.scale)
+        found = _suppress([p for p in self._peaks(image, coarse, net=self._whole_net)
+                           if p[4] >= SURE and p[2] >= WHOLE * side])
+        cells = _features_at(self.last, [p[:2] for p in found]) \
+            if self.keep_features and found else [None] * len(found)
+        self.last, self.last_heat, self.scale = frame_pass
+
+        def part_of(q: tuple[float, ...], die: tuple[float, ...]) -> bool:
+            return max(abs(q[0] - die[0]), abs(q[1] - die[1])) <= 0.5 * die[2] \
+                and q[2] <= 0.5 * die[2]
+
+        whole: dict[tuple[float, ...], list[tuple[float, ...]]] = {}
+        for die in found:
+            parts = [q for q in kept if part_of(q, die) and not any(q in p for p in whole.values())]
+            if len(parts) <= 9 and (len(parts) >= 2 or (parts and die[4] > parts[0][4])):
+                whole[die] = parts
+        if sum(len(p) for p in whole.values()) < WHOLE_SHARE * len(kept):
+            return kept, weak
+        for die, cell in zip(found, cells, strict=True):
+            if die in whole:
+                kept = [q for q in kept if q not in whole[die]] + [die]
+                weak = [q for q in weak if not part_of(q, die)]
+                closer[die] = cell
+        return kept, weak
 
     def _split_pairs(self, image: np.ndarray, kept: list[tuple[float, ...]],
                      closer: dict) -> list[tuple[float, ...]]:

@@ -90,6 +90,56 @@ def test_byte_medians_are_numpys_medians(k: int) -> None:
     assert np.array_equal(byte_medians(values), np.median(values, axis=1))
 
 
+def test_dice_close_to_the_camera_are_read_whole_not_as_their_pips() -> None:
+    # Two dice a quarter to a third of the frame's height: at the frame's scale the network
+    # sees their pips as small dice (4 of these 20 frames were read right before the frame
+    # was also read at a third of its scale).
+    reader = DiceReader("d6")
+    right = 0
+    for share in (0.25, 0.35):
+        for seed in range(600, 610):
+            tray = SyntheticTray("d6", width=640, height=480, seed=seed,
+                                 die_side=(0.95 * share, share))
+            image, truth = tray.render(n_dice=2, touching=0.0)
+            dice = reader.analyse(image).dice
+            right += sorted(d.face for d in dice) == sorted(t.face for t in truth)
+    assert right >= 14, right
+
+
+def _pips(cx: float, cy: float, side: float, heat: float = 0.8) -> list[tuple[float, ...]]:
+    """Five places where a five's pips lie on a die of ``side`` centred at ``cx, cy``."""
+    d = 0.28 * side
+    return [(cx + dx, cy + dy, 0.2 * side, 0.2 * side, heat)
+            for dx, dy in ((-d, -d), (d, -d), (0, 0), (-d, d), (d, d))]
+
+
+@pytest.mark.parametrize("case, replaced", [
+    ("a five's pips", True),
+    ("dice around it as many as inside", True),
+    ("more dice around it than inside", False),
+    ("ten places inside", False),
+    ("places half its size", False),
+])
+def test_a_large_sure_die_replaces_only_places_that_look_like_its_pips(
+        monkeypatch: pytest.MonkeyPatch, case: str, replaced: bool) -> None:
+    image = np.zeros((640, 640, 3), np.uint8)
+    die = (320.0, 320.0, 250.0, 60.0, 0.9)
+    kept = _pips(320, 320, 250)
+    if case == "dice around it as many as inside":
+        kept += [(60.0, 60.0 + 100 * k, 50.0, 12.0, 0.9) for k in range(5)]
+    elif case == "more dice around it than inside":
+        kept += [(60.0, 60.0 + 90 * k, 50.0, 12.0, 0.9) for k in range(6)]
+    elif case == "ten places inside":
+        kept += [(x + 20, y + 20, *rest) for x, y, *rest in kept]
+    elif case == "places half its size":
+        kept = [(x, y, 130.0, 31.0, h) for x, y, _, _, h in kept]
+    finder = CentreFinder()
+    monkeypatch.setattr(finder, "_peaks", lambda *a, **k: [die])
+    out, _ = finder._whole_dice(image, INPUT_SIDE / 640, kept, [], {})
+    assert (die in out and not set(out) & set(_pips(320, 320, 250))) == replaced
+    assert (out == kept) == (not replaced)
+
+
 def test_small_dice_in_a_large_frame_are_found_at_a_finer_scale() -> None:
     # A high camera: dice of ~20 px in a 1920 x 1080 frame (7 px at the usual scale).
     tray = SyntheticTray("d6", width=1920, height=1080, seed=503, die_side=(0.018, 0.02))
