@@ -134,7 +134,13 @@ def test_a_large_sure_die_replaces_only_places_that_look_like_its_pips(
     elif case == "places half its size":
         kept = [(x, y, 130.0, 31.0, h) for x, y, _, _, h in kept]
     finder = CentreFinder()
-    monkeypatch.setattr(finder, "_peaks", lambda *a, **k: [die])
+
+    def coarse(frame, scale, threshold=None, net=None):
+        assert net is not None and net is not finder.net  # its own copy, one input size
+        assert scale < 0.5 * INPUT_SIDE / 640
+        return [die]
+
+    monkeypatch.setattr(finder, "_peaks", coarse)
     out, _ = finder._whole_dice(image, INPUT_SIDE / 640, kept, [], {})
     assert (die in out and not set(out) & set(_pips(320, 320, 250))) == replaced
     assert (out == kept) == (not replaced)
@@ -337,7 +343,7 @@ def test_a_reader_with_a_judge_weighs_small_places_itself(monkeypatch) -> None:
     big = [(100.0 * k, 50.0, 60.0, 32.0, 0.9) for k in range(4)]
     small = [(200.0, 300.0, 24.0, 13.0, 0.6), (400.0, 300.0, 12.0, 6.5, 0.6)]
     finder = CentreFinder()
-    monkeypatch.setattr(finder, "_peaks", lambda image, scale, threshold=None: [*big, *small])
+    monkeypatch.setattr(finder, "_peaks", lambda *a, **k: [*big, *small])
     image = np.zeros((480, 640, 3), np.uint8)
     assert sorted(b.side for b in finder.find(image).blobs) == [60.0] * 4
     finder.speck = centres.SPECK_JUDGED
@@ -372,7 +378,7 @@ def test_a_frame_full_of_dots_reads_only_the_surest_places(monkeypatch) -> None:
         strict=True)]
     finder = CentreFinder()
     monkeypatch.setattr(centres, "_suppress", lambda peaks: peaks)
-    monkeypatch.setattr(finder, "_peaks", lambda image, scale, threshold=None: dots)
+    monkeypatch.setattr(finder, "_peaks", lambda image, scale, threshold=None, net=None: dots)
     blobs = finder.find(np.zeros((480, 640, 3), np.uint8)).blobs
     assert len(blobs) == centres.MAX_PLACES
     assert min(b.heat for b in blobs) >= sorted(d[4] for d in dots)[-centres.MAX_PLACES]
