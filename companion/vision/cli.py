@@ -363,7 +363,7 @@ def register(commands, bench_commands) -> None:
 
     bd = bench_commands.add_parser(
         "vision-domains", help="score the reader on held-apart domains (other tables, light, "
-                               "cameras; the photo shoots, altered and turned)")
+                               "cameras; the photo shoots, altered, turned and cut close)")
     bd.add_argument("dev", nargs="?", default=None, metavar="DEV_DIR",
                     help="the labelled dev photos (without: rendered domains only)")
     bd.add_argument("--dice", choices=["d6"], default="d6")

@@ -14,7 +14,10 @@ A domain is a set of labelled frames that share a table, a light and a kind of d
 * ``altered-shoot-N``: the photos of a shoot as another room and camera would take them
   (warm or dim light, a tilted camera, heavy JPEG, noise);
 * ``turned-shoot-N``: the photos of a shoot turned by any angle, the frame grown to hold
-  them: the photos' dice lie square to the picture, dice on a table land at any angle.
+  them: the photos' dice lie square to the picture, dice on a table land at any angle;
+* ``close-shoot-N``: each photo of a shoot cut round one of its dice, which then spans a
+  quarter to 0.6 of the frame, and enlarged (a phone held close; softer than a close photo
+  would be, the photos being 640 pixels).
 
 Scene domains are drawn from seeds at and above ``scenes.HELD_SEEDS``, which no training
 uses. Whether a domain is truly unseen depends on what the networks learned from: the
@@ -140,6 +143,39 @@ def turn(image: np.ndarray, item: LabeledImage, angle: float) -> Frame:
                              tuple(move(b) for b in item.ignore))
 
 
+def close(image: np.ndarray, item: LabeledImage, share: float, pick: int) -> Frame:
+    """A phone held close: the photo cut round its die ``pick`` so that the die spans
+    ``share`` of the cut (capped by the photo's size), enlarged back to the photo's short
+    side. A die whose middle is in the cut and most of it (0.6 of its box) stays labelled,
+    as a player counting the dice in the photo would count it; one the edge cuts more is
+    ignored."""
+    h, w = image.shape[:2]
+    die = item.boxes[pick % len(item.boxes)]
+    side = int(min(h, w, max(die.w, die.h) / share))
+    x0 = int(np.clip(round(die.cx - side / 2), 0, w - side))
+    y0 = int(np.clip(round(die.cy - side / 2), 0, h - side))
+    size = min(h, w)
+    f = size / side
+    out = cv2.resize(image[y0:y0 + side, x0:x0 + side], (size, size),
+                     interpolation=cv2.INTER_CUBIC)
+
+    def move(b: Box) -> Box:
+        return Box((b.cx - x0) * f, (b.cy - y0) * f, b.w * f, b.h * f, b.face)
+
+    def within(b: Box) -> bool:
+        seen_w = min(b.cx + b.w / 2, size) - max(b.cx - b.w / 2, 0)
+        seen_h = min(b.cy + b.h / 2, size) - max(b.cy - b.h / 2, 0)
+        return 0 <= b.cx < size and 0 <= b.cy < size and seen_w * seen_h >= 0.6 * b.w * b.h
+
+    def touches(b: Box) -> bool:
+        return -b.w / 2 < b.cx < size + b.w / 2 and -b.h / 2 < b.cy < size + b.h / 2
+
+    moved = [move(b) for b in item.boxes]
+    return out, LabeledImage(item.image, tuple(b for b in moved if within(b)),
+                             tuple(b for b in moved if touches(b) and not within(b))
+                             + tuple(move(b) for b in item.ignore))
+
+
 def mirror_copies(x: float, y: float, hmat: np.ndarray, w: int, h: int, margin: float = 0.0
                   ) -> list[tuple[float, float]]:
     """Where the point ``(x, y)`` of a ``w`` x ``h`` frame shows again once the frame is
@@ -185,6 +221,9 @@ def domains(dev: str | Path | None, frames: int = 30, seed: int = 0,
         out[f"altered-{name}"] = changed(its, 11, alter)
         out[f"turned-{name}"] = changed(
             its, 23, lambda image, item, rng: turn(image, item, float(rng.uniform(0.0, 90.0))))
+        out[f"close-{name}"] = changed(
+            its, 37, lambda image, item, rng: close(image, item, float(rng.uniform(0.25, 0.6)),
+                                                    int(rng.integers(1 << 16))))
     bank: list[PhotoDie] = []
     if by_shoot:
         bank = photo_dice([it for its in by_shoot.values() for it in its])

@@ -90,9 +90,15 @@ def turned(names: list[str]) -> list[str]:
     return [n for n in names if n.startswith("turned-")]
 
 
+def close_photos(names: list[str]) -> list[str]:
+    """The dev photos cut close round one die (a phone held close)."""
+    return [n for n in names if n.startswith("close-")]
+
+
 def learned_tables(names: list[str]) -> list[str]:
     """The scene domains of families the reader learned (held-apart seeds)."""
-    return [n for n in names if not n.startswith(("stress-", "shoot-", "altered-", "turned-"))
+    return [n for n in names if not n.startswith(("stress-", "shoot-", "altered-", "turned-",
+                                                  "close-"))
             and n.split("-")[-1] in LEARNED_FAMILIES]
 
 
@@ -229,15 +235,15 @@ def measure(dev: str | Path, frames: int = 30, report: Callable[[str], None] = p
     numbers: dict = {}
     every = list(domains(dev, frames))
     names, known, other = unseen(every), learned_tables(every), altered(every)
-    turns = turned(every)
-    plain = score_domains(reader, dev, frames, names=names + known + other + turns)
+    turns, near = turned(every), close_photos(every)
+    plain = score_domains(reader, dev, frames, names=names + known + other + turns + near)
     p = pooled(plain, names)
     numbers.update(unseen_precision=p["precision"], unseen_die=p["die"], unseen_roll=p["roll"],
                    unseen_dice=p["dice"])
     report(f"unseen tables ({', '.join(names)}; {p['dice']} dice): precision "
            f"{p['precision']:.4f}, per die {p['die']:.4f}, per roll {p['roll']:.3f}")
     told = score_domains(reader, dev, frames, expect=True,
-                         names=names + known + other + turns)
+                         names=names + known + other + turns + near)
     q = pooled(told, names)
     numbers.update(unseen_die_expect=q["die"], unseen_roll_expect=q["roll"])
     report(f"  with the count given: per die {q['die']:.4f}, per roll {q['roll']:.3f}")
@@ -253,7 +259,8 @@ def measure(dev: str | Path, frames: int = 30, report: Callable[[str], None] = p
     for key, label, group in (
             ("learned", "tables of the families learned, other seeds", known),
             ("altered", "the dev photos as another room and camera take them", other),
-            ("turned", "the dev photos turned by any angle", turns)):
+            ("turned", "the dev photos turned by any angle", turns),
+            ("close", "the dev photos cut close round one die", near)):
         g, gq = pooled(plain, group), pooled(told, group)
         numbers.update({f"{key}_precision": g["precision"], f"{key}_die": g["die"],
                         f"{key}_die_expect": gq["die"], f"{key}_dice": g["dice"]})

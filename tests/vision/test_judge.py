@@ -11,7 +11,7 @@ import numpy as np
 import pytest
 
 from companion.vision import DiceReader
-from companion.vision.domains import alter, domains, mirror_copies, turn
+from companion.vision.domains import alter, close, domains, mirror_copies, turn
 from companion.vision.judge import (
     EXTRA,
     Judge,
@@ -132,6 +132,23 @@ def test_a_turned_photo_keeps_every_die_whole_and_its_label_on_it() -> None:
         assert np.abs(out[:2, :2].astype(int) - 40).max() <= 1  # a corner: the plain edge
         sizes.append((ow, oh))
     assert len(set(sizes)) == 4  # each angle grows the frame its own way
+
+
+def test_a_close_photo_enlarges_one_die_and_ignores_the_dice_its_edge_cuts() -> None:
+    """A phone held close: the cut holds the chosen die at the share asked, enlarged to the
+    photo's size; a die wholly in the cut stays labelled, one the edge cuts is ignored."""
+    w, h = 320, 240
+    image = np.full((h, w, 3), 40, np.uint8)
+    dice = [(150, 110), (180, 110), (150, 150), (10, 10)]  # chosen, beside, cut, far away
+    for x, y in dice:
+        cv2.rectangle(image, (x - 10, y - 10), (x + 9, y + 9), (255, 255, 255), -1)
+    item = LabeledImage(Path("photo.jpg"), tuple(Box(x, y, 20, 20, "1") for x, y in dice), ())
+    out, cut = close(image, item, 0.25, 0)  # a window of 80 px round (150, 110)
+    assert out.shape == (240, 240, 3)
+    assert [(b.cx, b.cy, b.w) for b in cut.boxes] == [(120.0, 120.0, 60.0), (210.0, 120.0, 60.0)]
+    assert len(cut.ignore) == 1 and cut.ignore[0].cy == 240.0  # the die below, half in
+    assert len(_bright_spots(out)) == 3
+    assert out[120, 120].min() == 255 and out[120, 10].max() == 40
 
 
 def test_scenes_can_lay_dice_against_each_other_without_piling_them() -> None:

@@ -10,6 +10,7 @@ def test_the_targets_pool_the_held_families_apart_and_say_which_are_met(monkeypa
         "shoot-1": {"labelled_dice": 100, "die_accuracy": 1.0},
         "altered-shoot-1": {"labelled_dice": 100, "die_accuracy": 0.9},
         "turned-shoot-1": {"labelled_dice": 100, "die_accuracy": 0.8},
+        "close-shoot-1": {"labelled_dice": 50, "die_accuracy": 0.7},
         "render-board": {"labelled_dice": 10, "die_accuracy": 0.5},
         "photo-dice-on-cards": {"labelled_dice": 30, "die_accuracy": 0.9},
         "render-wood": {"labelled_dice": 20, "die_accuracy": 0.95},
@@ -37,7 +38,7 @@ def test_the_targets_pool_the_held_families_apart_and_say_which_are_met(monkeypa
     # unseen = the held families only: (10 * 0.5 + 30 * 0.9) / 40
     assert numbers["unseen_die"] == 0.8 and numbers["unseen_dice"] == 40
     assert numbers["learned_die"] == 0.95 and numbers["altered_die"] == 0.9
-    assert numbers["turned_die"] == 0.8
+    assert numbers["turned_die"] == 0.8 and numbers["close_die"] == 0.7
     assert "stress-board" not in scored[0] and "shoot-1" not in scored[0]
     # read again with the bare table known: the held families only
     assert scored[2] == scored[3] == ["render-board", "photo-dice-on-cards"]
