@@ -75,6 +75,7 @@ CLOSER_LOOKS = 4  # at most, a frame
 WHOLE_STEP = 0.35  # a close photo's frame is read again at this share of its scale
 WHOLE = 2.5  # where a sure die this many times the places' size may hold their die whole
 WHOLE_SHARE = 0.5  # when the whole dice hold this share of the frame's places
+WHOLE_PARTS = 9  # places on one die at most (six pips, and a few pieces of its edge)
 
 
 def model_fingerprint(model: str | Path = MODEL) -> str:
@@ -91,8 +92,8 @@ class CentreFinder:
         self.model = model
         self.net = read_onnx(model)
         self._closer_net: cv2.dnn.Net | None = None  # closer looks, at one fixed input size
-        # The half-scale pass of close photos: its own copy, so that neither copy is
-        # reshaped from frame to frame (that costs more than the pass).
+        # The close-photo pass at a third of the scale: its own copy, so that neither copy
+        # is reshaped from frame to frame (that costs more than the pass).
         self._whole_net: cv2.dnn.Net | None = None
         self.threshold = threshold
         self.input_side = input_side
@@ -261,7 +262,8 @@ class CentreFinder:
         whole: dict[tuple[float, ...], list[tuple[float, ...]]] = {}
         for die in found:
             parts = [q for q in kept if part_of(q, die) and not any(q in p for p in whole.values())]
-            if len(parts) <= 9 and (len(parts) >= 2 or (parts and die[4] > parts[0][4])):
+            if len(parts) <= WHOLE_PARTS and (len(parts) >= 2
+                                              or (parts and die[4] > parts[0][4])):
                 whole[die] = parts
         if sum(len(p) for p in whole.values()) < WHOLE_SHARE * len(kept):
             return kept, weak
