@@ -97,8 +97,8 @@ def close_photos(names: list[str]) -> list[str]:
 
 def learned_tables(names: list[str]) -> list[str]:
     """The scene domains of families the reader learned (held-apart seeds)."""
-    return [n for n in names if not n.startswith(("stress-", "shoot-", "altered-", "turned-",
-                                                  "close-"))
+    # (the photo domains, "shoot-N" and its changed copies, end in a number, not a family)
+    return [n for n in names if not n.startswith("stress-")
             and n.split("-")[-1] in LEARNED_FAMILIES]
 
 
