@@ -19,7 +19,9 @@ frames, reproducibly from a seed, with the truth of every die in them:
 * **the room**: a hand or a sleeve reaching in from an edge, cast shadows, warm, cold or dim
   light, light fall-off, motion blur, noise, JPEG, and a camera tilted up to 45 degrees
   (the border the tilt opens shows more of the bare table: the table's mirror image, without
-  the dice, things and hands on it).
+  the dice, things and hands on it). A tilt warps the frame as a flat print; with
+  ``solid`` a share of the frames is seen through a pinhole camera at a slant instead,
+  the dice standing on the table as cubes whose sides show their own pips (``solid.py``).
 
 The same seed gives the same frames everywhere (no OpenCV font is used). Training scripts
 (``calibration/train_dice_detector.py``, ``calibration/train_face_model.py``) learn from
@@ -29,7 +31,7 @@ seeds they did not learn from.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 
 import cv2
@@ -37,6 +39,7 @@ import numpy as np
 
 from .faces import FACE_SETS, draw_face, draw_pips
 from .labeled import LabeledImage
+from .solid import Camera, draw_cube
 
 # New families go at the end: a family's place fixes the seeds of its scoring scenes.
 FAMILIES = ("wood", "fabric", "felt", "paper", "cards", "board", "pattern", "stone")
@@ -46,6 +49,8 @@ HELD_FAMILIES = ("cards", "board", "stone")
 LEARNED_FAMILIES = tuple(f for f in FAMILIES if f not in HELD_FAMILIES)
 # Seeds at and above this are kept for scoring; training draws scenes below it.
 HELD_SEEDS = 1_000_000
+# A camera held at a slant over the table (``solid``) leans up to this many degrees.
+SOLID_TILT = 45.0
 
 
 @dataclass(frozen=True)
@@ -530,6 +535,10 @@ class SceneMaker:
     light, blur, noise and JPEG; without it the frames look like ordinary photos of a game
     night (dice of 20-64 pixels, the camera tilted 30 degrees at most, a lamp's light, mild
     blur and compression), which is what the reader is scored on besides the harsh ones.
+    ``solid``: the share of frames seen through a camera held at a slant (up to
+    ``SOLID_TILT`` degrees, from any side of the table), the dice as cubes whose sides
+    show, as they stand on a real table (without it, dice are prints on the table, also
+    when it is tilted); with 0 the generator draws exactly the frames it drew before.
 
     >>> scene = SceneMaker(seed=3, families=("wood",)).render(320, 240, n_dice=3)
     >>> scene.image.shape, len(scene.dice), scene.family
@@ -540,7 +549,7 @@ class SceneMaker:
                  photo: Sequence[PhotoDie] = (), photo_share: float = 0.5,
                  sides: tuple[float, float] = (14.0, 120.0), d6_only: bool = False,
                  tilt: float = 45.0, clutter: float = 0.7, hands: float = 0.25,
-                 harsh: bool = True) -> None:
+                 harsh: bool = True, solid: float = 0.0) -> None:
         unknown = set(families) - set(TABLES)
         if unknown:
             raise ValueError(f"unknown table families {sorted(unknown)}; use {FAMILIES}")
@@ -554,15 +563,15 @@ class SceneMaker:
         self.clutter = clutter
         self.hands = hands
         self.harsh = harsh
+        self.solid = solid
         if not harsh:
             self.sides = (max(sides[0], 20.0), min(sides[1], 64.0))
             self.tilt = min(tilt, 30.0)
 
     # -- dice ----------------------------------------------------------------------
-    def _rendered_die(self, s: float) -> tuple[np.ndarray, np.ndarray, str | None]:
-        """A die tile (BGR float, 2 s square, die in the middle) with its alpha and face."""
+    def _die_colours(self) -> tuple[np.ndarray, tuple]:
+        """A die's body colour and an ink that stands out on it."""
         rng = self.rng
-        big = int(np.ceil(2 * s)) | 1
         body = _any_colour(rng, (0, 255), (20, 250))
         if rng.random() < 0.3:
             body = _hsv(0, rng.uniform(0, 25), rng.uniform(215, 250))  # white dice are common
@@ -574,6 +583,13 @@ class SceneMaker:
                 break
         else:
             ink = (245, 245, 245) if np.mean(body) < 128 else (20, 20, 20)
+        return body, ink
+
+    def _rendered_die(self, s: float) -> tuple[np.ndarray, np.ndarray, str | None]:
+        """A die tile (BGR float, 2 s square, die in the middle) with its alpha and face."""
+        rng = self.rng
+        big = int(np.ceil(2 * s)) | 1
+        body, ink = self._die_colours()
         inner = int(round(s))
         face_img = np.empty((inner, inner, 3), np.uint8)
         kind = rng.random()
@@ -747,6 +763,8 @@ class SceneMaker:
         rng = self.rng
         h, w = height, width
         family = family or self.families[int(rng.integers(len(self.families)))]
+        if self.solid and rng.random() < self.solid:
+            return self._render_solid(w, h, n_dice, family, die_side, touching, empty)
         img = TABLES[family](h, w, rng).astype(np.float32)
         bare = img.copy()  # the table alone: what a tilted camera sees beyond the frame
         side = die_side or float(np.exp(rng.uniform(np.log(self.sides[0]),
@@ -808,6 +826,14 @@ class SceneMaker:
                 roi += (cv2.GaussianBlur(g, (0, 0), max(0.5, s * 0.04)) * a
                         * rng.uniform(50, 150))[..., None]
             dice.append(SceneDie(float(x), float(y), float(s), face, source))
+        return self._finish(img, bare, dice, side, family, empty)
+
+    def _finish(self, img: np.ndarray, bare: np.ndarray, dice: list[SceneDie], side: float,
+                family: str, empty: bool, tilt: bool = True) -> Scene:
+        """Things on the table, a hand, the room's light, the camera's tilt (``tilt``: the
+        frame is a print seen from straight above until now) and its faults."""
+        rng = self.rng
+        h, w = img.shape[:2]
         if rng.random() < self.clutter:
             self._clutter(img, dice, side)
         ignore: list[tuple[float, float, float, float]] = []
@@ -823,7 +849,8 @@ class SceneMaker:
             dice = keep
         # The room's light falls on the table beyond the frame as on the frame.
         img, bare = np.split(self._room(np.concatenate([img, bare], axis=2), side), 2, axis=2)
-        img, dice, ignore, bare = self._tilt(img, dice, ignore, bare)
+        if tilt:
+            img, dice, ignore, bare = self._tilt(img, dice, ignore, bare)
         before = None
         if empty:
             # Another frame of the same camera: the same settings, its own grain (a twin of
@@ -835,6 +862,116 @@ class SceneMaker:
             before = self._camera(bare, side, twin, grain)
         img = self._camera(img, side)
         return Scene(img, dice, family, ignore, before)
+
+    # -- dice as cubes, through a camera at a slant ------------------------------------
+    def _render_solid(self, w: int, h: int, n_dice: int | None, family: str,
+                      die_side: float | None, touching: float, empty: bool) -> Scene:
+        """The table through a pinhole camera tilted up to ``SOLID_TILT`` degrees, and
+        the dice as cubes whose sides show their own faces (``solid.draw_cube``)."""
+        rng = self.rng
+        focal = w / 2 / np.tan(np.deg2rad(rng.uniform(45.0, 65.0)) / 2)
+        th, tw = int(1.5 * h), int(1.5 * w)  # beyond it the table is mirrored
+        table = TABLES[family](th, tw, rng).astype(np.float32)
+        camera = Camera((tw / 2, th / 2), focal * rng.uniform(0.9, 1.4),
+                        np.deg2rad(rng.uniform(0.0, SOLID_TILT)), rng.uniform(0, 2 * np.pi),
+                        focal, (w, h))
+        side = die_side or float(np.exp(rng.uniform(np.log(self.sides[0]),
+                                                    np.log(self.sides[1]))))
+        if n_dice is None:
+            room = max(1, int(0.25 * h * w / (side * side * 2.2)))
+            n_dice = int(rng.integers(0, min(12, room) + 1))
+        eye = camera.position
+        placed: list[tuple[float, float, float]] = []  # on the table: x, y, side
+        for _ in range(n_dice):
+            for _ in range(100):
+                x, y = camera.on_table(rng.uniform(0.6 * side, w - 0.6 * side),
+                                       rng.uniform(0.6 * side, h - 0.6 * side))
+                s = side * rng.uniform(0.9, 1.1) * np.linalg.norm(eye - (x, y, 0.0)) / focal
+                gap = min((np.hypot(x - a, y - b) - 0.72 * (s + c) for a, b, c in placed),
+                          default=1e9)
+                if gap > 0 or (rng.random() < touching and gap > -0.2 * s):
+                    placed.append((x, y, s))
+                    break
+        # Shadows fall on the table; the bare table has none.
+        shadow = np.zeros((th, tw), np.float32)
+        toward, length = rng.uniform(0, 2 * np.pi), rng.uniform(0.05, 0.3)
+        turns = rng.uniform(0, 90, len(placed))
+        for (x, y, s), turn in zip(placed, turns, strict=True):
+            away = s * length * np.array([np.cos(toward), np.sin(toward)])
+            box = cv2.boxPoints(((x + away[0], y + away[1]), (s, s), float(turn)))
+            cv2.fillPoly(shadow, [box.astype(np.int32)], 1.0, cv2.LINE_AA)
+        if placed:
+            soft = max(0.5, 0.1 * float(np.mean([p[2] for p in placed])))
+            shadow = cv2.GaussianBlur(shadow, (0, 0), soft)
+        plane = camera.plane()
+
+        def seen(t: np.ndarray) -> np.ndarray:
+            return cv2.warpPerspective(t, plane, (w, h), flags=cv2.INTER_LINEAR,
+                                       borderMode=cv2.BORDER_REFLECT)
+        bare = seen(table)
+        img = seen(table * (1 - rng.uniform(0.2, 0.55) * shadow)[..., None])
+        rise = np.deg2rad(rng.uniform(30, 80))
+        sun = rng.uniform(0, 2 * np.pi)
+        light = np.array([np.cos(rise) * np.cos(sun), np.cos(rise) * np.sin(sun), np.sin(rise)])
+        dice: list[SceneDie] = []
+        # Far dice first: a near die hides what is behind it.
+        for (x, y, s), turn in sorted(zip(placed, turns, strict=True),
+                                      key=lambda p: -np.linalg.norm(eye - (*p[0][:2], 0.0))):
+            top, label, source, paint = self._solid_die(side)
+            box = draw_cube(img, camera, x, y, s, np.deg2rad(turn), top, paint, light)
+            if box is not None:
+                x0, y0, x1, y1 = box
+                dice.append(SceneDie((x0 + x1) / 2, (y0 + y1) / 2,
+                                     float(np.sqrt((x1 - x0) * (y1 - y0))) / 1.15, label, source))
+        return self._finish(img, bare, dice, side, family, empty, tilt=False)
+
+    def _solid_die(self, side: float) -> tuple[int, str | None, str, Callable[[int], np.ndarray]]:
+        """A die's top (1-6, where its sides go: ``solid.AROUND``), its label, where it comes
+        from, and a painter of its faces: a real die from the photos on top with pips drawn
+        on its sides in its colours, or a rendered die of every colour."""
+        rng = self.rng
+        t = max(24, int(np.ceil(1.5 * side)))
+        inner = int(np.ceil(side))
+        if self.photo and rng.random() < self.photo_share:
+            tile, _, face = self._photo_die(side)
+            o = (tile.shape[0] - inner) // 2
+            photo_top = cv2.resize(tile[o:o + inner, o:o + inner], (t, t))
+            body = np.median(photo_top.reshape(-1, 3), axis=0)
+            light_body = body.mean() > 128
+            ink = np.percentile(photo_top.reshape(-1, 3), 3 if light_body else 97, axis=0)
+            top, label, source, marbled, symbols = int(face), face, "photo", False, None
+        else:
+            body, ink = self._die_colours()
+            photo_top = None
+            marbled = rng.random() < 0.12
+            top = int(rng.integers(1, 7))
+            if self.d6_only or rng.random() < 0.7:
+                label, symbols = str(top), None
+            else:  # a die of another set: its symbols on all six faces
+                others = [n for n in FACE_SETS if n != "d6" and FACE_SETS[n].draw is not None]
+                fs = FACE_SETS[others[int(rng.integers(len(others)))]]
+                symbols = (fs, [str(v) for v in rng.choice(list(fs.faces), 6)],
+                           fs.styles[-1] if rng.random() < 0.7 else fs.styles[0])
+                label = None
+            source = "render"
+        pip, spread = rng.uniform(0.06, 0.12), rng.uniform(0.22, 0.3)
+        texture = marble(t, body, rng) if marbled else np.full((t, t, 3), body, np.float32)
+        yy, xx = np.mgrid[0:t, 0:t].astype(np.float32) / t
+        rim = np.minimum(np.minimum(xx, 1 - xx), np.minimum(yy, 1 - yy))
+        edge = (0.75 + 0.25 * np.clip(rim / 0.12, 0, 1))[..., None]  # rounded edges darken
+
+        def paint(face: int) -> np.ndarray:
+            if face == top and photo_top is not None:
+                return photo_top.astype(np.float32)
+            img = np.clip(texture, 0, 255).astype(np.uint8)
+            ink_t = tuple(int(v) for v in ink)
+            if symbols is None:
+                draw_pips(img, face, ink_t, pip, spread)
+            else:
+                fs, names, style = symbols
+                draw_face(img, fs.name, names[face - 1], ink_t, style)
+            return img.astype(np.float32) * edge
+        return top, label, source, paint
 
     def _room(self, img: np.ndarray, side: float) -> np.ndarray:
         """Cast shadows, the light's colour and level, light fall-off (on images stacked
