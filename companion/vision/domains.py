@@ -8,6 +8,9 @@ A domain is a set of labelled frames that share a table, a light and a kind of d
   family (``scenes.FAMILIES``): the dice are real, the table is one the photos never show
   (frames as ordinary photos of a game night: ``SceneMaker(harsh=False)``);
 * ``render-FAMILY``: rendered dice of any colour, size and plastic on that family;
+* ``solid-FAMILY``: rendered dice on that family seen through a camera held at a slant
+  (up to 45 degrees), the dice as cubes whose sides show their own pips, as a phone's photo
+  shows them (``scenes.SceneMaker(solid=...)``; the other domains' dice are flat prints);
 * ``stress-FAMILY``: both kinds of dice on that family under the teaching generator's whole
   range (dice of 14-120 pixels, dim light, motion blur, heavy JPEG, a camera tilted 45
   degrees): harder than a game night should be;
@@ -66,13 +69,16 @@ def photo_frames(items: Sequence[LabeledImage]) -> Iterator[Frame]:
 
 def scene_frames(family: str, frames: int, seed: int, photo: Sequence[PhotoDie] = (),
                  width: int = 640, height: int = 480, harsh: bool = False,
-                 photo_share: float = 1.0, empty: bool = False) -> Iterator[Frame]:
+                 photo_share: float = 1.0, empty: bool = False, solid: float = 0.0
+                 ) -> Iterator[Frame]:
     """Held-apart scenes of one table family; with ``photo`` real dice (``photo_share`` of
     them), otherwise rendered ones; ``harsh``: the teaching generator's whole range;
     ``empty``: each frame comes with the bare table before the roll, as a third item (the
-    frames are the same)."""
+    frames are the same); ``solid``: the share of frames seen through a camera at a slant,
+    the dice as cubes (``SceneMaker``)."""
     maker = SceneMaker(seed=HELD_SEEDS + seed, families=(family,), photo=photo,
-                       photo_share=photo_share if photo else 0.0, d6_only=True, harsh=harsh)
+                       photo_share=photo_share if photo else 0.0, d6_only=True, harsh=harsh,
+                       solid=solid)
     for k in range(frames):
         scene = maker.render(width, height, n_dice=int(maker.rng.integers(1, 9)), empty=empty)
         item = scene_item(scene, f"{family}-{seed}-{k:03d}")
@@ -234,6 +240,9 @@ def domains(dev: str | Path | None, frames: int = 30, seed: int = 0,
             out[f"photo-dice-on-{family}"] = (lambda family=family, k=k:
                                               scene_frames(family, frames, seed * 100 + 50 + k,
                                                            bank, empty=empty))
+        out[f"solid-{family}"] = (lambda family=family, k=k:
+                                  scene_frames(family, frames, seed * 100 + 20 + k,
+                                               empty=empty, solid=1.0))
         out[f"stress-{family}"] = (lambda family=family, k=k:
                                    scene_frames(family, frames, seed * 100 + 80 + k, bank,
                                                 harsh=True, photo_share=0.5, empty=empty))

@@ -96,10 +96,17 @@ def close_photos(names: list[str]) -> list[str]:
 
 
 def learned_tables(names: list[str]) -> list[str]:
-    """The scene domains of families the reader learned (held-apart seeds)."""
+    """The scene domains of families the reader learned (held-apart seeds), the dice
+    printed flat on them."""
     # (the photo domains, "shoot-N" and its changed copies, end in a number, not a family)
-    return [n for n in names if not n.startswith("stress-")
+    return [n for n in names if not n.startswith(("stress-", "solid-"))
             and n.split("-")[-1] in LEARNED_FAMILIES]
+
+
+def slanted(names: list[str], families: tuple[str, ...]) -> list[str]:
+    """The scene domains of ``families`` seen through a camera at a slant, the dice as
+    cubes whose sides show."""
+    return [n for n in names if n.startswith("solid-") and n.split("-")[-1] in families]
 
 
 # ------------------------------------------------------------------ unfamiliar symbols
@@ -236,14 +243,15 @@ def measure(dev: str | Path, frames: int = 30, report: Callable[[str], None] = p
     every = list(domains(dev, frames))
     names, known, other = unseen(every), learned_tables(every), altered(every)
     turns, near = turned(every), close_photos(every)
-    plain = score_domains(reader, dev, frames, names=names + known + other + turns + near)
+    solid_held, solid_known = slanted(every, HELD_FAMILIES), slanted(every, LEARNED_FAMILIES)
+    rest = known + other + turns + near + solid_held + solid_known
+    plain = score_domains(reader, dev, frames, names=names + rest)
     p = pooled(plain, names)
     numbers.update(unseen_precision=p["precision"], unseen_die=p["die"], unseen_roll=p["roll"],
                    unseen_dice=p["dice"])
     report(f"unseen tables ({', '.join(names)}; {p['dice']} dice): precision "
            f"{p['precision']:.4f}, per die {p['die']:.4f}, per roll {p['roll']:.3f}")
-    told = score_domains(reader, dev, frames, expect=True,
-                         names=names + known + other + turns + near)
+    told = score_domains(reader, dev, frames, expect=True, names=names + rest)
     q = pooled(told, names)
     numbers.update(unseen_die_expect=q["die"], unseen_roll_expect=q["roll"])
     report(f"  with the count given: per die {q['die']:.4f}, per roll {q['roll']:.3f}")
@@ -260,7 +268,10 @@ def measure(dev: str | Path, frames: int = 30, report: Callable[[str], None] = p
             ("learned", "tables of the families learned, other seeds", known),
             ("altered", "the dev photos as another room and camera take them", other),
             ("turned", "the dev photos turned by any angle", turns),
-            ("close", "the dev photos cut close round one die", near)):
+            ("close", "the dev photos cut close round one die", near),
+            ("solid_held", "dice as cubes, a camera at a slant, unseen tables", solid_held),
+            ("solid_learned", "dice as cubes, a camera at a slant, tables learned",
+             solid_known)):
         g, gq = pooled(plain, group), pooled(told, group)
         numbers.update({f"{key}_precision": g["precision"], f"{key}_die": g["die"],
                         f"{key}_die_expect": gq["die"], f"{key}_dice": g["dice"]})

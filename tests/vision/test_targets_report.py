@@ -14,6 +14,8 @@ def test_the_targets_pool_the_held_families_apart_and_say_which_are_met(monkeypa
         "render-board": {"labelled_dice": 10, "die_accuracy": 0.5},
         "photo-dice-on-cards": {"labelled_dice": 30, "die_accuracy": 0.9},
         "render-wood": {"labelled_dice": 20, "die_accuracy": 0.95},
+        "solid-wood": {"labelled_dice": 20, "die_accuracy": 0.6},
+        "solid-stone": {"labelled_dice": 20, "die_accuracy": 0.4},
         "stress-board": {"labelled_dice": 50, "die_accuracy": 0.1}}
     scored: list[list[str]] = []
 
@@ -39,6 +41,8 @@ def test_the_targets_pool_the_held_families_apart_and_say_which_are_met(monkeypa
     assert numbers["unseen_die"] == 0.8 and numbers["unseen_dice"] == 40
     assert numbers["learned_die"] == 0.95 and numbers["altered_die"] == 0.9
     assert numbers["turned_die"] == 0.8 and numbers["close_die"] == 0.7
+    # the cubes at a slant are pooled apart: neither the held nor the learned flat tables
+    assert numbers["solid_held_die"] == 0.4 and numbers["solid_learned_die"] == 0.6
     assert "stress-board" not in scored[0] and "shoot-1" not in scored[0]
     # read again with the bare table known: the held families only
     assert scored[2] == scored[3] == ["render-board", "photo-dice-on-cards"]
