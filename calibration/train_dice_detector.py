@@ -311,6 +311,9 @@ def main() -> int:
     ap.add_argument("--families", default=",".join(LEARNED_FAMILIES),
                     help="table families the scenes draw from (default: all but "
                          "scenes.HELD_FAMILIES, kept as the unseen-table test)")
+    ap.add_argument("--solid", type=float, default=0.0,
+                    help="share of scenes seen through a camera at a slant, the dice as "
+                         "cubes whose sides show (scenes.SceneMaker(solid=...))")
     ap.add_argument("--threads", type=int, default=2)
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--checkpoint-every", type=int, default=500,
@@ -340,7 +343,7 @@ def main() -> int:
     bank = photo_dice([_Item(p[3], [(*d, f) for d, f in zip(p[1], p[4], strict=True)])
                              for p in photos]) if photos else []
     # Scenes draw from seeds below scenes.HELD_SEEDS: those above are kept for scoring.
-    maker = SceneMaker(seed=args.seed + 17, families=families, photo=bank)
+    maker = SceneMaker(seed=args.seed + 17, families=families, photo=bank, solid=args.solid)
     print(f"scenes of {', '.join(families)}, {len(bank)} photo dice", flush=True)
     model = build_model()
     if args.init:

@@ -227,6 +227,9 @@ def main() -> int:
     ap.add_argument("--scene-other-sets", action="store_true",
                     help="d6: the scenes' rendered dice also show the titles' numerals and "
                          "symbols, taught as not a d6 face (printed numbers are no pips)")
+    ap.add_argument("--solid", type=float, default=0.0,
+                    help="d6: share of scenes seen through a camera at a slant, the dice as "
+                         "cubes whose sides show their own pips")
     ap.add_argument("--epochs", type=int, default=None, help="d6: 30, rendered sets: 14")
     ap.add_argument("--checkpoint-every", type=int, default=5,
                     help="write the network so far beside --out every so many epochs "
@@ -324,7 +327,8 @@ def main() -> int:
                                         photo=bank, families=families,
                                         copies=args.scene_copies,
                                         negatives=args.scene_negatives,
-                                        other_sets=args.scene_other_sets))
+                                        other_sets=args.scene_other_sets,
+                                        solid=args.solid))
         n_photo = len(xr)
         x = np.concatenate([xr, xs, xn])
         y = np.concatenate([yr, ys, yn])

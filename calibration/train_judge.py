@@ -106,12 +106,14 @@ def mine(reader: DiceReader, frames, tag: str, faces: list[str], rows: dict) -> 
         rows.setdefault("tag", []).append(np.array([tag] * len(got[2])))
 
 
-def scenes(families, n: int, seed: int, bank, width=640, height=480):
+def scenes(families, n: int, seed: int, bank, width=640, height=480, solid: float = 0.0):
     """``n`` scenes of each family: two in three from the whole (harsh) range, one in three
-    as ordinary photos of a game night (``SceneMaker(harsh=False)``)."""
+    as ordinary photos of a game night (``SceneMaker(harsh=False)``); ``solid`` of them
+    through a camera at a slant, the dice as cubes."""
     for k, family in enumerate(families):
         makers = [SceneMaker(seed=seed + k + 100 * h, families=(family,), photo=bank,
-                             photo_share=0.5, d6_only=True, harsh=h == 0) for h in (0, 1)]
+                             photo_share=0.5, d6_only=True, harsh=h == 0, solid=solid)
+                  for h in (0, 1)]
         for j in range(n):
             maker = makers[int(j % 3 == 2)]
             scene = maker.render(width, height, n_dice=int(maker.rng.integers(0, 10)))
@@ -136,13 +138,15 @@ def build_cache(args, reader: DiceReader, faces: list[str]) -> dict:
         bank = photo_dice(its) if its else []
         for family, image, item in scenes(LEARNED_FAMILIES,
                                           args.scenes // max(len(bank_items), 1),
-                                          args.seed + 1000 * len(shoot), bank):
+                                          args.seed + 1000 * len(shoot), bank,
+                                          solid=args.solid):
             mine(reader, [(image, item)], f"{family}|{shoot}", faces, train)
         print(f"mined training scenes with {shoot or 'rendered'} dice "
               f"({time.time() - t0:.0f} s)", flush=True)
         for family, image, item in scenes(LEARNED_FAMILIES,
                                           args.calibration // max(len(bank_items), 1),
-                                          CALIBRATION_SEEDS + 1000 * len(shoot), bank):
+                                          CALIBRATION_SEEDS + 1000 * len(shoot), bank,
+                                          solid=args.solid):
             mine(reader, [(image, item)], f"{family}|{shoot}", faces, calib)
         print(f"mined calibration scenes ({time.time() - t0:.0f} s)", flush=True)
     out = {}
@@ -279,6 +283,8 @@ def main() -> int:
     ap.add_argument("--calibration", type=int, default=80,
                     help="held-apart calibration scenes per family")
     ap.add_argument("--leave-out", help="a table family or shoot-N to fit without")
+    ap.add_argument("--solid", type=float, default=0.0,
+                    help="share of scenes seen through a camera at a slant, dice as cubes")
     ap.add_argument("--hidden", type=int, default=32, help="hidden units (0: logistic)")
     ap.add_argument("--l2", type=float, default=1e-3)
     ap.add_argument("--steps", type=int, default=800)

@@ -203,6 +203,8 @@ def speckled_table(image: np.ndarray, dice: list[tuple[float, float, float]], n:
         if made >= n:
             break
         s = side * rng.uniform(0.8, 1.25)
+        if 2 * s >= min(w, h):  # dice as large as the frame leave no table to cut
+            break
         cx, cy = rng.uniform(s, w - s), rng.uniform(s, h - s)
         if np.any(np.hypot(*(centres - (cx, cy)).T) < 0.75 * (reach + s * MARGIN)):
             continue
@@ -305,7 +307,7 @@ def synthetic_crops(set_name: str, n_frames: int, seed: int = 0, copies: int = 1
 def scene_crops(n_frames: int, seed: int = 0, photo: Sequence = (),
                 families: Sequence[str] | None = None, copies: int = 2, negatives: int = 6,
                 table_pieces: int = 2, harsh: float = 2 / 3, width: int = 640,
-                height: int = 480, other_sets: bool = False
+                height: int = 480, other_sets: bool = False, solid: float = 0.0
                 ) -> Iterator[tuple[np.ndarray, str]]:
     """Yield (crop, face) from domain-randomised d6 tables (``scenes.SceneMaker`` of the
     ``families`` given, by default those the reader learns: never the held ones), cut where
@@ -320,7 +322,8 @@ def scene_crops(n_frames: int, seed: int = 0, photo: Sequence = (),
     ``harsh`` of the frames come from the generator's whole range of light and camera, the
     rest look like ordinary photos of a game night. ``other_sets``: some rendered dice show
     the titles' numerals and symbols instead of pips, taught as ``"none"`` (not a d6 face:
-    a pip reader must not take a printed number for a die). Seeds stay under
+    a pip reader must not take a printed number for a die). ``solid``: the share of frames
+    seen through a camera at a slant, the dice as cubes whose sides show. Seeds stay under
     ``scenes.HELD_SEEDS``, which scoring keeps for itself."""
     from .scenes import HELD_SEEDS, LEARNED_FAMILIES, SceneMaker
 
@@ -328,7 +331,8 @@ def scene_crops(n_frames: int, seed: int = 0, photo: Sequence = (),
         raise ValueError(f"scene seeds from {HELD_SEEDS} up are kept for scoring")
     families = tuple(families or LEARNED_FAMILIES)
     makers = [SceneMaker(seed=seed + 100 * k, families=families, photo=photo,
-                         photo_share=0.5, d6_only=not other_sets, harsh=k == 0)
+                         photo_share=0.5, d6_only=not other_sets, harsh=k == 0,
+                         solid=solid)
               for k in (0, 1)]
     rng = np.random.default_rng(seed + 7)
     for _ in range(n_frames):
