@@ -363,7 +363,8 @@ def register(commands, bench_commands) -> None:
 
     bd = bench_commands.add_parser(
         "vision-domains", help="score the reader on held-apart domains (other tables, light, "
-                               "cameras; the photo shoots, altered, turned and cut close)")
+                               "cameras; the photo shoots, altered, turned and cut close; dice "
+                               "as cubes through a camera at a slant)")
     bd.add_argument("dev", nargs="?", default=None, metavar="DEV_DIR",
                     help="the labelled dev photos (without: rendered domains only)")
     bd.add_argument("--dice", choices=["d6"], default="d6")
