@@ -267,7 +267,7 @@ def test_the_judge_turns_down_print_that_the_networks_take_for_dice(family: str,
 
 def test_domains_without_photos_are_the_rendered_ones() -> None:
     names = list(domains(None, frames=1))
-    assert names == [f"{kind}-{f}" for f in FAMILIES for kind in ("render", "stress")]
+    assert names == [f"{kind}-{f}" for f in FAMILIES for kind in ("render", "solid", "stress")]
 
 
 def test_pooled_scores_weigh_each_domain_by_its_dice() -> None:
