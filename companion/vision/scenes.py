@@ -751,6 +751,18 @@ class SceneMaker:
         img[:] = img * (1 - mask[..., None]) + colour * shade * mask[..., None]
         return mask
 
+    def _dice_to_lay(self, w: int, h: int, die_side: float | None, n_dice: int | None
+                     ) -> tuple[float, int]:
+        """The frame's die side in pixels and how many dice to lay (as many as fit, at
+        most 12, when not given)."""
+        rng = self.rng
+        side = die_side or float(np.exp(rng.uniform(np.log(self.sides[0]),
+                                                    np.log(self.sides[1]))))
+        if n_dice is None:
+            room = max(1, int(0.25 * h * w / (side * side * 2.2)))
+            n_dice = int(rng.integers(0, min(12, room) + 1))
+        return side, n_dice
+
     # -- public ----------------------------------------------------------------------
     def render(self, width: int = 640, height: int = 480, n_dice: int | None = None,
                family: str | None = None, die_side: float | None = None,
@@ -767,11 +779,7 @@ class SceneMaker:
             return self._render_solid(w, h, n_dice, family, die_side, touching, empty)
         img = TABLES[family](h, w, rng).astype(np.float32)
         bare = img.copy()  # the table alone: what a tilted camera sees beyond the frame
-        side = die_side or float(np.exp(rng.uniform(np.log(self.sides[0]),
-                                                    np.log(self.sides[1]))))
-        if n_dice is None:
-            room = max(1, int(0.25 * h * w / (side * side * 2.2)))
-            n_dice = int(rng.integers(0, min(12, room) + 1))
+        side, n_dice = self._dice_to_lay(w, h, die_side, n_dice)
         dice: list[SceneDie] = []
         shadow_dir = rng.uniform(0, 2 * np.pi)
         shadow_len = rng.uniform(0.05, 0.3)
@@ -875,11 +883,7 @@ class SceneMaker:
         camera = Camera((tw / 2, th / 2), focal * rng.uniform(0.9, 1.4),
                         np.deg2rad(rng.uniform(0.0, SOLID_TILT)), rng.uniform(0, 2 * np.pi),
                         focal, (w, h))
-        side = die_side or float(np.exp(rng.uniform(np.log(self.sides[0]),
-                                                    np.log(self.sides[1]))))
-        if n_dice is None:
-            room = max(1, int(0.25 * h * w / (side * side * 2.2)))
-            n_dice = int(rng.integers(0, min(12, room) + 1))
+        side, n_dice = self._dice_to_lay(w, h, die_side, n_dice)
         eye = camera.position
         placed: list[tuple[float, float, float]] = []  # on the table: x, y, side
         for _ in range(n_dice):
