@@ -313,3 +313,24 @@ def test_scene_crops_can_teach_other_sets_dice_as_no_d6_face() -> None:
     plain, mixed = faces(False), faces(True)
     assert plain and NONE not in plain  # only dice, no negatives asked for
     assert mixed.count(NONE) >= 1 and len(set(mixed) - {NONE}) >= 3
+
+
+def test_table_pieces_are_not_cut_from_a_frame_a_die_fills() -> None:
+    # A die seen close through a slanted camera can be as large as the frame: there is no
+    # piece of table beside it to cut, and asking for one must not fail.
+    from companion.vision import dataset
+
+    table = np.full((120, 160, 3), 200, np.uint8)
+    rng = np.random.default_rng(1)
+    assert list(dataset.speckled_table(table, [(80.0, 60.0, 70.0)], 5, rng)) == []
+
+
+def test_scene_crops_can_teach_dice_seen_at_a_slant() -> None:
+    # ``solid``: the frames come through a camera at a slant, the dice as cubes; every
+    # die still gives a crop labelled with its top face.
+    from companion.vision.dataset import scene_crops
+
+    got = list(scene_crops(3, seed=12, families=("wood",), copies=1, negatives=0,
+                           table_pieces=0, solid=1.0))
+    assert got and {face for _, face in got} <= {"1", "2", "3", "4", "5", "6"}
+    assert all(crop.shape == got[0][0].shape for crop, _ in got)
