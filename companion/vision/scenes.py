@@ -482,6 +482,11 @@ TABLES = {"wood": wood, "fabric": fabric, "felt": felt, "paper": paper, "pattern
 
 # --------------------------------------------------------------------------- dice
 
+def _drawn_other_sets() -> list[str]:
+    """The face sets besides d6 that can be drawn (the titles' numerals and symbols)."""
+    return [n for n in FACE_SETS if n != "d6" and FACE_SETS[n].draw is not None]
+
+
 def marble(side: int, body, rng: np.random.Generator) -> np.ndarray:
     """A marbled body: two colours swirled by warped noise."""
     other = _any_colour(rng)
@@ -605,7 +610,7 @@ class SceneMaker:
             draw_pips(face_img, int(face), ink, rng.uniform(0.06, 0.12), rng.uniform(0.22, 0.3))
         else:  # another kind of die: the titles' symbols (numerals, emblems, icons)
             face = None
-            others = [n for n in FACE_SETS if n != "d6" and FACE_SETS[n].draw is not None]
+            others = _drawn_other_sets()
             share = 0.3 / len(others)  # the rest of the draw, split evenly between the sets
             fs = FACE_SETS[others[min(int((set_roll - 0.7) / share), len(others) - 1)]]
             symbol = str(rng.choice(list(fs.faces)))
@@ -935,9 +940,9 @@ class SceneMaker:
         on its sides in its colours, or a rendered die of every colour."""
         rng = self.rng
         t = max(24, int(np.ceil(1.5 * side)))
-        inner = int(np.ceil(side))
         if self.photo and rng.random() < self.photo_share:
             tile, _, face = self._photo_die(side)
+            inner = int(np.ceil(side))
             o = (tile.shape[0] - inner) // 2
             photo_top = cv2.resize(tile[o:o + inner, o:o + inner], (t, t))
             body = np.median(photo_top.reshape(-1, 3), axis=0)
@@ -952,7 +957,7 @@ class SceneMaker:
             if self.d6_only or rng.random() < 0.7:
                 label, symbols = str(top), None
             else:  # a die of another set: its symbols on all six faces
-                others = [n for n in FACE_SETS if n != "d6" and FACE_SETS[n].draw is not None]
+                others = _drawn_other_sets()
                 fs = FACE_SETS[others[int(rng.integers(len(others)))]]
                 symbols = (fs, [str(v) for v in rng.choice(list(fs.faces), 6)],
                            fs.styles[-1] if rng.random() < 0.7 else fs.styles[0])
