@@ -378,6 +378,8 @@ def _fit_window(d8: np.ndarray, m: np.ndarray, blob: Blob) -> tuple[Blob, bool]:
     inv = cv2.invertAffineTransform(m)
     ox, oy = inv @ np.array([rx, ry, 1.0])
     scale = size / (2.0 * blob.side)
-    # Turning the frame by blob.angle and then by ra puts the die upright: angles add.
+    # Turning the frame by blob.angle and then by ra puts the die upright: angles add. Of a
+    # square's four ways up the one nearest the frame's is kept: a die seen at a slant
+    # shows its top above its sides, and the face network reads which is which.
     return Blob(float(ox), float(oy), rw / scale, rh / scale,
-                float((blob.angle + ra) % 90.0), blob.fill, blob.heat), True
+                float((blob.angle + ra + 45.0) % 90.0 - 45.0), blob.fill, blob.heat), True

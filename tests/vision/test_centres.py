@@ -73,6 +73,9 @@ def test_found_dice_are_fitted_to_tight_turned_squares() -> None:
             assert abs(blob.side / true.side - 1) < 0.15
             turn = (blob.angle + true.angle) % 90.0  # the renderer turns the other way
             assert min(turn, 90.0 - turn) < 8.0, (blob.angle, true.angle)
+            # Of a square's four ways up, the one nearest the frame's: a die seen at a
+            # slant is read with its top above its sides.
+            assert -45.0 <= blob.angle < 45.0, blob.angle
 
 
 def test_a_frame_of_places_is_fitted_together_as_each_alone() -> None:
