@@ -87,7 +87,7 @@ def arrays(pairs):
     for crop, face in pairs:
         xs.append(crop)
         ys.append(CLASSES.index(face))
-    return np.array(xs, np.uint8), np.array(ys, np.int64)
+    return np.array(xs, np.uint8).reshape(-1, CROP, CROP, 3), np.array(ys, np.int64)
 
 
 def build_model(arch: str = "plain", folded: bool = False):
@@ -229,7 +229,8 @@ def main() -> int:
                          "symbols, taught as not a d6 face (printed numbers are no pips)")
     ap.add_argument("--solid", type=float, default=0.0,
                     help="d6: share of scenes seen through a camera at a slant, the dice as "
-                         "cubes whose sides show their own pips")
+                         "cubes whose sides show their own pips; their crops keep the "
+                         "frame's up, where the top shows above the sides")
     ap.add_argument("--epochs", type=int, default=None, help="d6: 30, rendered sets: 14")
     ap.add_argument("--checkpoint-every", type=int, default=5,
                     help="write the network so far beside --out every so many epochs "
@@ -283,7 +284,8 @@ def main() -> int:
     cached = None
     if not rendered and args.cache and Path(args.cache).exists():
         with np.load(args.cache) as z:
-            cached = (z["x"], z["y"], int(z["photo"]) if "photo" in z else 0)
+            cached = (z["x"], z["y"], int(z["photo"]) if "photo" in z else 0,
+                      int(z["upright"]) if "upright" in z else 0)
     if args.dev:
         _, items = load_labeled_dir(args.dev)
         train_items = split(items, args.train)
@@ -315,20 +317,26 @@ def main() -> int:
     xn = np.zeros((0, CROP, CROP, 3), np.uint8)
     yn = np.zeros((0,), np.int64)
     families = [f for f in args.families.split(",") if f]
+    n_upright = 0  # the last crops, of dice seen at a slant: never given quarter turns
     if cached is not None:
-        x, y, n_photo = cached
+        x, y, n_photo, n_upright = cached
         print(f"{len(x)} crops from {args.cache}", flush=True)
     else:
         if args.scenes and families:
             # Real dice of the photos learned from (none of the other shoot's), on tables
             # the photos never show; seeds apart from the judge's and the benchmarks'.
             bank = photo_dice(train_items) if train_items else []
-            xn, yn = arrays(scene_crops(args.scenes, seed=200_000 + args.seed * 1000,
-                                        photo=bank, families=families,
-                                        copies=args.scene_copies,
-                                        negatives=args.scene_negatives,
-                                        other_sets=args.scene_other_sets,
-                                        solid=args.solid))
+            n_solid = round(args.scenes * args.solid)
+
+            def crops(n: int, seed: int, solid: float):
+                return arrays(scene_crops(n, seed=seed + args.seed * 1000, photo=bank,
+                                          families=families, copies=args.scene_copies,
+                                          negatives=args.scene_negatives,
+                                          other_sets=args.scene_other_sets, solid=solid))
+            # Frames at a slant last: their crops keep the frame's up (``upright``).
+            (xf, yf), (xu, yu) = crops(args.scenes - n_solid, 200_000, 0.0), crops(
+                n_solid, 300_000, 1.0)
+            xn, yn, n_upright = np.concatenate([xf, xu]), np.concatenate([yf, yu]), len(xu)
         n_photo = len(xr)
         x = np.concatenate([xr, xs, xn])
         y = np.concatenate([yr, ys, yn])
@@ -336,19 +344,21 @@ def main() -> int:
               f"({int((yn == CLASSES.index(NONE)).sum())} not a die) "
               f"({time.time() - t0:.0f}s)", flush=True)
         if args.cache and not rendered:
-            np.savez(args.cache, x=x, y=y, photo=len(xr))
+            np.savez(args.cache, x=x, y=y, photo=len(xr), upright=n_upright)
     if held:
         xh, yh = arrays(labelled_crops(held, CLASSES, copies=1, seed=args.seed + 7,
                                        negatives=False))
+    upright = np.arange(len(x)) >= len(x) - n_upright
     if args.init:
         # Fine-tuning: the photos' crops all, the others' a share (--rest).
         rng = np.random.default_rng(args.seed)
         keep = np.concatenate([np.arange(n_photo), n_photo + np.flatnonzero(
             rng.random(len(x) - n_photo) < args.rest)])
-        x, y = x[keep], y[keep]
+        x, y, upright = x[keep], y[keep], upright[keep]
         print(f"fine-tuning {args.init} on {len(x)} crops ({n_photo} from photos)", flush=True)
     xt = torch.from_numpy(x).permute(0, 3, 1, 2).float() / 255.0 - 0.5
     yt = torch.from_numpy(y)
+    upt = torch.from_numpy(upright)[:, None, None, None]
     model = build_model(args.arch, folded=bool(args.init))
     if args.init:
         load_folded(model, args.init)
@@ -362,9 +372,10 @@ def main() -> int:
         for i in range(0, len(xt), 128):
             idx = perm[i:i + 128]
             xb, yb = xt[idx], yt[idx]
-            # Quarter turns and mirror images leave a pip face's value unchanged.
+            # Quarter turns and mirror images leave a pip face's value unchanged; a die
+            # seen at a slant keeps the frame's up, where its top is (mirrored left to right).
             k = int(torch.randint(0, 4, (1,)))
-            xb = torch.rot90(xb, k, (2, 3))
+            xb = torch.where(upt[idx], xb, torch.rot90(xb, k, (2, 3)))
             if mirror_ok and torch.rand(1) < 0.5:
                 xb = torch.flip(xb, (3,))
             if args.photometric:

@@ -18,20 +18,25 @@ from .labeled import Box, LabeledImage, match_blobs  # noqa: F401 - match_blobs 
 
 CROP = 32  # classifier input side in pixels
 MARGIN = 1.15  # crop side as a multiple of the die side: the whole top face plus a rim
+# A die seen at a slant is taught turned at most this much: the reader reads it with the
+# frame's up within 45 degrees, and up is where its top is.
+UPRIGHT_TURN = 15.0
 NONE = "none"  # class of crops that are not a die (tray marks, holes, wall pieces)
 
 
 def jittered_crop(image: np.ndarray, cx: float, cy: float, side: float, angle: float,
-                  rng: np.random.Generator, jitter: bool = True, colour: bool = False
-                  ) -> np.ndarray:
+                  rng: np.random.Generator, jitter: bool = True, colour: bool = False,
+                  upright: bool = False) -> np.ndarray:
     """A die crop as the reader cuts it; with ``jitter``, a little off-centre, resized, at a
     random turn and under other light (``colour``: other dice colours too): what the same
-    die looks like on another roll."""
+    die looks like on another roll. ``upright``: a die seen at a slant, whose top shows
+    above its sides, keeps the frame's up (turned by at most ``UPRIGHT_TURN`` degrees)."""
     if jitter:
         cx += rng.normal(0, 0.05) * side
         cy += rng.normal(0, 0.05) * side
         side *= rng.uniform(0.9, 1.12)
-        angle += rng.uniform(0, 360)
+        turn = rng.uniform(0, 360)
+        angle += (turn - 180) * UPRIGHT_TURN / 180 if upright else turn
     crop = die_crop(image, cx, cy, side * MARGIN, angle, CROP)
     if jitter:
         crop = photometric(crop, rng, colour)
@@ -240,22 +245,24 @@ def _specks(crop: np.ndarray, rng: np.random.Generator) -> np.ndarray:
 
 
 def _fit_jittered(image: np.ndarray, cx: float, cy: float, side: float, angle: float,
-                  rng: np.random.Generator, colour: bool = False) -> np.ndarray:
+                  rng: np.random.Generator, colour: bool = False, upright: bool = False
+                  ) -> np.ndarray:
     """A crop as a poor detector fit would cut it: off centre, too large or too small, a
     little turned (any quarter turn), then the light, blur and noise of ``photometric``.
     One in three is a bad fit: a die read upright at a guessed size (any angle, half to
-    twice its side)."""
+    twice its side). ``upright`` as for ``jittered_crop``: no quarter turns, and a bad fit
+    turned at most ``UPRIGHT_TURN`` degrees."""
     if rng.random() < 0.3:  # a bad fit
         cx += rng.uniform(-0.25, 0.25) * side
         cy += rng.uniform(-0.25, 0.25) * side
         side *= np.exp(rng.uniform(np.log(0.55), np.log(1.9)))
-        angle += rng.uniform(-45, 45)
+        angle += rng.uniform(-45, 45) * (UPRIGHT_TURN / 45 if upright else 1)
     else:
         cx += rng.normal(0, 0.06) * side
         cy += rng.normal(0, 0.06) * side
         side *= np.exp(rng.normal(0, 0.08))
         angle += rng.normal(0, 5)
-    angle += 90 * int(rng.integers(4))
+    angle += 90 * int(rng.integers(4)) * (not upright)
     return photometric(die_crop(image, cx, cy, side * MARGIN, angle, CROP), rng, colour)
 
 
@@ -323,7 +330,8 @@ def scene_crops(n_frames: int, seed: int = 0, photo: Sequence = (),
     rest look like ordinary photos of a game night. ``other_sets``: some rendered dice show
     the titles' numerals and symbols instead of pips, taught as ``"none"`` (not a d6 face:
     a pip reader must not take a printed number for a die). ``solid``: the share of frames
-    seen through a camera at a slant, the dice as cubes whose sides show. Seeds stay under
+    seen through a camera at a slant, the dice as cubes whose sides show; their crops keep
+    the frame's up (``upright``), where a die's top shows above its sides. Seeds stay under
     ``scenes.HELD_SEEDS``, which scoring keeps for itself."""
     from .scenes import HELD_SEEDS, LEARNED_FAMILIES, SceneMaker
 
@@ -349,14 +357,16 @@ def scene_crops(n_frames: int, seed: int = 0, photo: Sequence = (),
             face = NONE if d.face is None else d.face  # None: a die of another set
             b = by_box.get(k)
             cx, cy, side, ang = (b.cx, b.cy, min(b.w, b.h), b.angle) if b else (
-                d.x, d.y, d.side, float(rng.uniform(0, 360)))
+                d.x, d.y, d.side, float(rng.uniform(0, 360)) * (not scene.solid))
+            up = scene.solid
             for c in range(copies):
                 if c == 0:
                     yield jittered_crop(image, cx, cy, side, ang, rng, jitter=False), face
                 elif c % 2 == 1:
-                    yield _fit_jittered(image, cx, cy, side, ang, rng), face
+                    yield _fit_jittered(image, cx, cy, side, ang, rng, upright=up), face
                 else:
-                    yield jittered_crop(image, cx, cy, side, ang, rng, jitter=True), face
+                    yield jittered_crop(image, cx, cy, side, ang, rng, jitter=True,
+                                        upright=up), face
         # A second centre on a die (a large die found twice) is not "not a die".
         wrong = [blobs[i] for i in extra
                  if not any(g.contains(blobs[i].cx, blobs[i].cy, 0.1) for g in ignore)

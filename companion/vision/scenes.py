@@ -32,7 +32,7 @@ seeds they did not learn from.
 from __future__ import annotations
 
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 
 import cv2
 import numpy as np
@@ -73,6 +73,9 @@ class Scene:
     ignore: list[tuple[float, float, float, float]] = field(default_factory=list)
     # the same table before the roll (``render(empty=True)``): no dice, clutter or hands
     empty: np.ndarray | None = None
+    # seen at a slant (``solid``): the frame's up is the table's far side, so each die's
+    # top shows above the sides that face the camera
+    solid: bool = False
 
 
 # --------------------------------------------------------------------------- noise
@@ -932,7 +935,8 @@ class SceneMaker:
                 x0, y0, x1, y1 = box
                 dice.append(SceneDie((x0 + x1) / 2, (y0 + y1) / 2,
                                      float(np.sqrt((x1 - x0) * (y1 - y0))) / 1.15, label, source))
-        return self._finish(img, bare, dice, side, family, empty, tilt=False)
+        return replace(self._finish(img, bare, dice, side, family, empty, tilt=False),
+                       solid=True)
 
     def _solid_die(self, side: float) -> tuple[int, str | None, str, Callable[[int], np.ndarray]]:
         """A die's top (1-6, where its sides go: ``solid.AROUND``), its label, where it comes

@@ -91,6 +91,8 @@ def test_solid_scenes_are_reproducible_and_label_the_dice_they_draw() -> None:
     b = SceneMaker(seed=4, families=("wood",), d6_only=True, solid=1.0).render(320, 240, 5)
     assert np.array_equal(a.image, b.image) and a.dice == b.dice
     assert 1 <= len(a.dice) <= 5
+    # marked as seen at a slant (its crops keep the frame's up); a flat frame is not
+    assert a.solid and not SceneMaker(seed=4, families=("wood",)).render(320, 240, 5).solid
     for d in a.dice:
         assert d.face in {"1", "2", "3", "4", "5", "6"} and d.source == "render"
         assert 0 <= d.x < 320 and 0 <= d.y < 240

@@ -334,3 +334,32 @@ def test_scene_crops_can_teach_dice_seen_at_a_slant() -> None:
                            table_pieces=0, solid=1.0))
     assert got and {face for _, face in got} <= {"1", "2", "3", "4", "5", "6"}
     assert all(crop.shape == got[0][0].shape for crop, _ in got)
+
+
+def test_crops_of_dice_seen_at_a_slant_keep_the_frames_up() -> None:
+    # A die seen at a slant shows its top above its sides: its crops may turn a little,
+    # never a quarter turn, so the face network learns which face is the top. A mark in
+    # the upper part of a die stays there; without ``upright`` it goes all round.
+    from companion.vision import dataset
+
+    image = np.full((200, 200, 3), 90, np.uint8)
+    cv2.rectangle(image, (70, 70), (130, 130), (230, 230, 230), -1)
+    cv2.rectangle(image, (90, 74), (110, 86), (0, 0, 255), -1)  # the mark, near the top
+    rng = np.random.default_rng(3)
+
+    def mark_row(crop: np.ndarray) -> float | None:
+        # None where the crop's light turned the red mark to another colour
+        red = (crop[..., 2] > 150) & (crop[..., 1] < 100)
+        return float(np.nonzero(red)[0].mean()) / crop.shape[0] if red.any() else None
+
+    for upright in (True, False):
+        rows = [mark_row(dataset.jittered_crop(image, 100, 100, 60, 0.0, rng, jitter=True,
+                                               upright=upright)) for _ in range(40)]
+        rows += [mark_row(dataset._fit_jittered(image, 100, 100, 60, 0.0, rng,
+                                                upright=upright)) for _ in range(40)]
+        rows = [r for r in rows if r is not None]
+        assert len(rows) >= 30
+        if upright:
+            assert max(rows) < 0.5, max(rows)  # above the middle, even a bad fit
+        else:
+            assert max(rows) > 0.6, max(rows)
