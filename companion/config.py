@@ -37,6 +37,9 @@ profile = ""              # dice profile JSON from `companion calibrate dice`; "
 markers = false           # true: find the printed tray markers (calibration/) and read top-down
 delorean_zone = []        # [x0, y0, x1, y1], 0..1 of the tray (or frame): where the DeLorean
                           # card lies; [] = the camera sees only the rolling area
+nadir = [0.5, 0.5]        # [x, y], 0..1 of the frame: where the camera looks straight down.
+                          # Dice away from it show their sides, and their tops further out;
+                          # [] = a camera at a slant, whose frame's up is the table's far side
 
 [display]
 driver = "ssd1309"        # ssd1309 | ssd1306 | sh1106 (128x64), ssd1322 (256x64, SPI),
@@ -259,6 +262,15 @@ def check(section: str, key: str, value: Any, default: Any, where: str) -> Any:
                                 "no zone").format(setting=setting, zone="[x0, y0, x1, y1]",
                                                   x_range="0 <= x0 < x1 <= 1",
                                                   y_range="0 <= y0 < y1 <= 1"))
+    elif (section, key) == ("camera", "nadir"):
+        ok = isinstance(value, list) and (value == [] or (
+            len(value) == 2 and all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                                    and 0 <= v <= 1 for v in value)))
+        if not ok:
+            raise ConfigError(_("{setting}: write {point} with {x_range} and {y_range} (where "
+                                "the camera looks straight down; [0.5, 0.5] for a camera above "
+                                "the tray's middle), or [] for a camera at a slant").format(
+                setting=setting, point="[x, y]", x_range="0 <= x <= 1", y_range="0 <= y <= 1"))
     elif isinstance(default, list):
         if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
             raise ConfigError(_("{setting}: write a list of names, e.g. {example}").format(

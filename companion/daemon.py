@@ -165,7 +165,8 @@ def open_readers(cfg: dict[str, Any], camera=None):
     def reader_for(dice: str):
         # The owner's profile serves the dice it was taught on; other sets use built-in faces.
         own = profile if profile and _profile_dice(profile) == dice else None
-        reader = DiceReader(dice, profile=own, tray=tray, zones=zones)
+        reader = DiceReader(dice, profile=own, tray=tray, zones=zones,
+                            nadir=tuple(cam["nadir"]) or None)
         # An empty tray is a reading too: all dice moved off it.
         return SettleWatcher(reader, Settler(emit_empty=True))
 

@@ -88,6 +88,20 @@ def test_the_delorean_zone_is_a_rectangle_in_tray_fractions(tmp_path):
             config.load(write(tmp_path, f"[camera]\ndelorean_zone = {bad}\n"))
 
 
+def test_the_nadir_is_a_point_of_the_frame_or_none(tmp_path):
+    from companion.daemon import open_readers
+
+    # the table's camera looks straight down at the frame's middle unless told otherwise
+    assert open_readers(config.defaults())("d6").reader.nadir == (0.5, 0.5)
+    cfg = config.load(write(tmp_path, "[camera]\nnadir = [0.4, 0.6]\n"))
+    assert open_readers(cfg)("d6").reader.nadir == (0.4, 0.6)
+    cfg = config.load(write(tmp_path, "[camera]\nnadir = []\n"))
+    assert open_readers(cfg)("d6").reader.nadir is None
+    for bad in ("[0.5]", "[0.5, 1.5]", '["a", 0.5]', "[true, 0.5]", "0.5"):
+        with pytest.raises(config.ConfigError, match=r"\[camera\] nadir.*straight down"):
+            config.load(write(tmp_path, f"[camera]\nnadir = {bad}\n"))
+
+
 def test_the_daemon_sorts_dice_into_the_rolling_area_and_the_delorean_zone(tmp_path):
     from companion.daemon import open_readers
     from companion.vision.synth import SyntheticTray

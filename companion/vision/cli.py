@@ -33,9 +33,19 @@ def _reader(args: argparse.Namespace):
     try:
         return DiceReader(args.dice, args.profile, views=getattr(args, "views", 1),
                           unknown_below=getattr(args, "unknown_below", None),
-                          finder=getattr(args, "finder", None))
+                          finder=getattr(args, "finder", None),
+                          nadir=getattr(args, "nadir", None))
     except (ProfileError, ValueError) as exc:
         raise _user_error(str(exc)) from None
+
+
+def _point(text: str) -> tuple[float, float]:
+    """``X,Y`` as two numbers (argparse reports the error)."""
+    try:
+        x, y = (float(v) for v in text.split(","))
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r}: write two numbers, e.g. 0.5,0.5") from None
+    return x, y
 
 
 def _inputs(paths: list[str]) -> list[Path]:
@@ -317,6 +327,11 @@ def register(commands, bench_commands) -> None:
                    help="N dice were rolled: propose the N places most surely read as dice "
                         "(seeing fewer, look again with the image larger), and say "
                         "(\"expected\", \"seen\") when the reader sees another number")
+    r.add_argument("--nadir", type=_point, default=None, metavar="X,Y",
+                   help="where the camera looked straight down, as shares of the image's "
+                        "width and height (0.5,0.5: a camera above the middle, as the "
+                        "table's); dice away from it are read with their outer side up. "
+                        "Default: a photo taken at a slant, the top of each die up")
     r.add_argument("--empty", metavar="IMAGE",
                    help="a photo of the tray without dice from the same camera and place: "
                         "what was there before the roll (print, stains) is not read as a die")

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 
 import numpy as np
@@ -108,6 +108,10 @@ class DiceReader:
     distance from a smooth model of the tray; used when the network file is missing).
     ``judge``: the set's judge file (``judge.py``) is used by default where there is one
     fitted on these networks; a path or ``Judge`` uses another, ``False`` none.
+    ``nadir``: where the camera looks straight down, as shares of the frame's width and
+    height ((0.5, 0.5) for the table's camera above the tray); a die away from it shows its
+    top further out than its sides, and is read turned so. None (a photo taken at a slant,
+    the point below the frame): the top is up.
 
     >>> from companion.vision.synth import SyntheticTray
     >>> image, truth = SyntheticTray("d6", seed=3).render(n_dice=4)
@@ -121,7 +125,8 @@ class DiceReader:
                  tray: TrayView | None = None, zones: Zones | None = None,
                  unknown_below: float | None = None, die_side: float | None = None,
                  views: int = 1, finder: str | None = None,
-                 judge: Judge | str | Path | bool | None = None) -> None:
+                 judge: Judge | str | Path | bool | None = None,
+                 nadir: tuple[float, float] | None = None) -> None:
         if isinstance(profile, (str, Path)):
             profile = DiceProfile.load(profile)
         if profile is not None and dice is not None and profile.dice != dice:
@@ -133,6 +138,17 @@ class DiceReader:
         self.profile = profile
         self.tray = tray
         self.zones = zones or Zones()
+        if nadir is not None:
+            try:
+                nadir = tuple(float(v) for v in nadir)
+            except (TypeError, ValueError):
+                nadir = ()
+            if len(nadir) != 2 or not all(np.isfinite(nadir)):
+                raise ValueError("the nadir is two numbers, where the camera looks straight "
+                                 "down as shares of the frame's width and height (0.5, 0.5: "
+                                 "the frame's middle)")
+        self.nadir = nadir
+        self._nadir_px = (0.0, 0.0)  # ``nadir`` in the current view's pixels (``_view``)
         self.die_side = die_side
         if finder is None:
             finder = "net" if CENTRES_MODEL.exists() else "geometry"
@@ -189,6 +205,12 @@ class DiceReader:
             frame = cv2.cvtColor(frame, cv2.COLOR_GRAY2BGR)
         elif frame.shape[2] == 4:
             frame = frame[..., :3]
+        if self.nadir is not None:
+            h, w = frame.shape[:2]
+            point = (self.nadir[0] * w, self.nadir[1] * h)
+            # the camera's straight-down point in the pixels the dice are read in
+            self._nadir_px = (tuple(self.tray.to_tray([point])[0]) if self.tray is not None
+                              else point)
         return self.tray.warp(frame) if self.tray is not None else frame
 
     def candidates(self, frame: np.ndarray) -> Candidates:
@@ -210,12 +232,30 @@ class DiceReader:
         self.finder.keep_features = True
         self.finder.speck = SPECK_JUDGED
 
+    def _facing_up(self, view: np.ndarray, refined: list[tuple[Blob, bool]]
+                   ) -> list[tuple[Blob, bool]]:
+        """Each place turned so that a die's top is up in its crop. A die seen at a slant
+        shows its top further from the point straight below the camera (``nadir``) than
+        its sides; the fit keeps the frame's up, which is that direction when the nadir is
+        below the frame (a photo taken at a slant), so only a set nadir turns anything."""
+        if self.nadir is None or not refined:
+            return refined
+        nx, ny = self._nadir_px
+        out = []
+        for b, ok in refined:
+            dx, dy = b.cx - nx, b.cy - ny
+            if np.hypot(dx, dy) > 0.5 * min(b.w, b.h):
+                up = float(np.degrees(np.arctan2(dx, -dy)))  # turns (dx, dy) to the crop's up
+                b = replace(b, angle=up + (b.angle - up + 45.0) % 90.0 - 45.0)
+            out.append((b, ok))
+        return out
+
     def _judged(self, view: np.ndarray, threshold: float | None = None,
                 die_side: float | None = None) -> Candidates:
         assert self.facenet is not None and self.finder is not None
         det = self.finder.find(view, die_side or self.die_side, threshold)
         blobs = list(det.blobs)
-        refined = fit_blobs(view, blobs, det.die_side)
+        refined = self._facing_up(view, fit_blobs(view, blobs, det.die_side))
         crops = [die_crop(view, b.cx, b.cy, min(b.w, b.h) * MARGIN, b.angle, CROP)
                  for b, _ in refined]
         feats, logits = self.facenet.run(crops)
@@ -371,7 +411,7 @@ class DiceReader:
                     bg: np.ndarray | None) -> tuple[list, int, float, float]:
         det = (self.finder.find(view, self.die_side) if self.finder is not None
                else find_dice(view, self.die_side))
-        refined = fit_blobs(view, det.blobs, det.die_side)
+        refined = self._facing_up(view, fit_blobs(view, det.blobs, det.die_side))
         crops = [die_crop(view, b.cx, b.cy, min(b.w, b.h) * MARGIN, b.angle, CROP)
                  for b, _ in refined]
         labels = self.classifier.classify(crops)

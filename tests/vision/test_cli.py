@@ -119,3 +119,18 @@ def test_an_unknown_finder_is_refused(capsys) -> None:
     with pytest.raises(SystemExit):
         main(["read", "--finder", "magic", "x.png"])
     assert "invalid choice: 'magic'" in capsys.readouterr().err
+
+
+def test_read_with_the_point_the_camera_looked_straight_down_at(tmp_path: Path, capsys) -> None:
+    image, truth = SyntheticTray("d6", seed=62).render(n_dice=4, touching=0.0)
+    cv2.imwrite(str(tmp_path / "t.png"), image)
+    assert main(["read", "--nadir", "0.5,0.5", str(tmp_path / "t.png")]) == 0
+    dice = json.loads(capsys.readouterr().out)["dice"]
+    assert sorted(d["face"] for d in dice) == sorted(t.face for t in truth)
+    for bad in ("0.5", "a,b", "0.5,0.5,0.5"):
+        with pytest.raises(SystemExit):
+            main(["read", "--nadir", bad, str(tmp_path / "t.png")])
+        assert "--nadir" in capsys.readouterr().err
+    # a point, but not one the reader can use
+    assert main(["read", "--nadir", "nan,0.5", str(tmp_path / "t.png")]) == 2
+    assert "straight down" in capsys.readouterr().err

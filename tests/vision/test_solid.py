@@ -107,3 +107,27 @@ def test_the_protocol_has_a_solid_domain_for_every_family() -> None:
     assert len(solid) == 8
     image, item = next(every["solid-board"]())
     assert image.shape == (480, 640, 3) and item.boxes
+
+
+def test_with_a_nadir_each_place_is_read_with_its_outer_side_up() -> None:
+    # A camera straight above the middle sees a die near the right edge from the left: its
+    # top shows further right than its side, so the reader turns its crop a quarter (the
+    # crop's up towards the frame's right); a die above the middle keeps the frame's up.
+    from companion.vision.detect import Blob
+    from companion.vision.reader import DiceReader
+
+    frame = np.zeros((480, 640, 3), np.uint8)
+    places = [(Blob(600, 240, 30, 30, 10.0), True), (Blob(320, 40, 30, 30, -20.0), True),
+              (Blob(320, 450, 30, 30, 5.0), False), (Blob(322, 238, 30, 30, 30.0), True)]
+    turned = DiceReader("d6", nadir=(0.5, 0.5))
+    turned._view(frame)
+    angles = [b.angle for b, _ in turned._facing_up(frame, places)]
+    assert angles == [100.0, -20.0, 185.0, 30.0]  # the last lies under the camera
+    # each is the same square turned by quarter turns
+    assert all((a - b.angle) % 90 == 0 for a, (b, _) in zip(angles, places, strict=True))
+    plain = DiceReader("d6")
+    assert [b.angle for b, _ in plain._facing_up(plain._view(frame), places)] == \
+        [10.0, -20.0, 5.0, 30.0]
+    for bad in ((0.5,), ("a", 0.5), (float("nan"), 0.5), 0.5):
+        with pytest.raises(ValueError, match="straight down"):
+            DiceReader("d6", nadir=bad)
