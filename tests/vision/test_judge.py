@@ -239,9 +239,10 @@ def test_a_reading_is_as_sure_as_die_and_face_together() -> None:
     assert all((d.face == "?") == (d.confidence < reader.unknown_below) for d in dice)
 
 
-# The networks alone take a few places of print for dice on paper, many on polka dots.
+# The networks alone take many places of print for dice on polka dots (17 here), and one on
+# paper (20 and 5 before the face network learned dice seen at a slant).
 @pytest.mark.slow
-@pytest.mark.parametrize(("family", "least"), [("paper", 3), ("pattern", 20)])
+@pytest.mark.parametrize(("family", "least"), [("paper", 1), ("pattern", 15)])
 def test_the_judge_turns_down_print_that_the_networks_take_for_dice(family: str,
                                                                     least: int) -> None:
     # Held-apart scenes (seeds no training used) of busy printed tables.
