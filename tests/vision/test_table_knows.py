@@ -75,10 +75,10 @@ def test_told_the_count_a_clear_face_outranks_a_place_like_no_face(monkeypatch) 
 
 @pytest.mark.slow
 def test_told_of_more_dice_than_it_sees_the_reader_looks_again_with_them_larger() -> None:
-    # A printed board nothing learned: the reader on its own sees two of its three dice.
-    # Told there are three, it looks again with the frame larger and reads all three, with
-    # no phantom.
-    *_, (image, item) = islice(scene_frames("board", 26, 5), 26)
+    # Cards with art, a table nothing learned: the reader on its own sees six of its seven
+    # dice. Told there are seven, it looks again with the frame larger and reads all seven,
+    # with no phantom.
+    *_, (image, item) = islice(scene_frames("cards", 2, 5), 2)
     reader = DiceReader("d6")
 
     def right(dice) -> tuple[int, int]:
@@ -86,11 +86,11 @@ def test_told_of_more_dice_than_it_sees_the_reader_looks_again_with_them_larger(
         return sum(dice[i].face == item.boxes[j].face for i, j in matched.items()), len(extra)
 
     alone = reader.analyse(image)
-    assert len(item.boxes) == 3 and len(alone.dice) == 2 and right(alone.dice) == (2, 0)
-    told = reader.analyse(image, expected=3)
-    assert told.seen == 2 and right(told.dice) == (3, 0)
+    assert len(item.boxes) == 7 and len(alone.dice) == 6 and right(alone.dice) == (6, 0)
+    told = reader.analyse(image, expected=7)
+    assert told.seen == 6 and right(told.dice) == (7, 0)
     # not short of dice: no second look, the same places and faces
-    same = reader.analyse(image, expected=2).dice
+    same = reader.analyse(image, expected=6).dice
     assert [(d.x, d.y, d.face) for d in same] == [(d.x, d.y, d.face) for d in alone.dice]
 
 
