@@ -358,15 +358,15 @@ def scene_crops(n_frames: int, seed: int = 0, photo: Sequence = (),
             b = by_box.get(k)
             cx, cy, side, ang = (b.cx, b.cy, min(b.w, b.h), b.angle) if b else (
                 d.x, d.y, d.side, float(rng.uniform(0, 360)) * (not scene.solid))
-            up = scene.solid
             for c in range(copies):
                 if c == 0:
                     yield jittered_crop(image, cx, cy, side, ang, rng, jitter=False), face
                 elif c % 2 == 1:
-                    yield _fit_jittered(image, cx, cy, side, ang, rng, upright=up), face
+                    yield _fit_jittered(image, cx, cy, side, ang, rng,
+                                        upright=scene.solid), face
                 else:
                     yield jittered_crop(image, cx, cy, side, ang, rng, jitter=True,
-                                        upright=up), face
+                                        upright=scene.solid), face
         # A second centre on a die (a large die found twice) is not "not a die".
         wrong = [blobs[i] for i in extra
                  if not any(g.contains(blobs[i].cx, blobs[i].cy, 0.1) for g in ignore)

@@ -232,8 +232,7 @@ class DiceReader:
         self.finder.keep_features = True
         self.finder.speck = SPECK_JUDGED
 
-    def _facing_up(self, view: np.ndarray, refined: list[tuple[Blob, bool]]
-                   ) -> list[tuple[Blob, bool]]:
+    def _facing_up(self, refined: list[tuple[Blob, bool]]) -> list[tuple[Blob, bool]]:
         """Each place turned so that a die's top is up in its crop. A die seen at a slant
         shows its top further from the point straight below the camera (``nadir``) than
         its sides; the fit keeps the frame's up, which is that direction when the nadir is
@@ -255,7 +254,7 @@ class DiceReader:
         assert self.facenet is not None and self.finder is not None
         det = self.finder.find(view, die_side or self.die_side, threshold)
         blobs = list(det.blobs)
-        refined = self._facing_up(view, fit_blobs(view, blobs, det.die_side))
+        refined = self._facing_up(fit_blobs(view, blobs, det.die_side))
         crops = [die_crop(view, b.cx, b.cy, min(b.w, b.h) * MARGIN, b.angle, CROP)
                  for b, _ in refined]
         feats, logits = self.facenet.run(crops)
@@ -411,7 +410,7 @@ class DiceReader:
                     bg: np.ndarray | None) -> tuple[list, int, float, float]:
         det = (self.finder.find(view, self.die_side) if self.finder is not None
                else find_dice(view, self.die_side))
-        refined = self._facing_up(view, fit_blobs(view, det.blobs, det.die_side))
+        refined = self._facing_up(fit_blobs(view, det.blobs, det.die_side))
         crops = [die_crop(view, b.cx, b.cy, min(b.w, b.h) * MARGIN, b.angle, CROP)
                  for b, _ in refined]
         labels = self.classifier.classify(crops)
