@@ -19,6 +19,9 @@ Reproducible from seeds; a few minutes on one core:
 
     python calibration/train_judge.py --dev ../shared/data/dice-photos/d6-tray-dev \\
         --out companion/vision/models/d6_judge.json --plot docs/vision-reliability.png
+    # a title's set: scenes of its own dice only (SceneMaker(dice_set=...)), no photos
+    python calibration/train_judge.py --dice outatime \\
+        --out companion/vision/models/outatime_judge.json
 
 Cards, boards and stone (``scenes.HELD_FAMILIES``) are never mined: no part of the reader learns
 from them, so their scenes test it on tables it never saw.
@@ -106,13 +109,16 @@ def mine(reader: DiceReader, frames, tag: str, faces: list[str], rows: dict) -> 
         rows.setdefault("tag", []).append(np.array([tag] * len(got[2])))
 
 
-def scenes(families, n: int, seed: int, bank, width=640, height=480, solid: float = 0.0):
+def scenes(families, n: int, seed: int, bank, width=640, height=480, solid: float = 0.0,
+           dice: str = "d6"):
     """``n`` scenes of each family: two in three from the whole (harsh) range, one in three
     as ordinary photos of a game night (``SceneMaker(harsh=False)``); ``solid`` of them
-    through a camera at a slant, the dice as cubes."""
+    through a camera at a slant, the dice as cubes. ``dice``: a title's set, every die
+    one of its own (rendered: the photos' dice are d6 dice)."""
     for k, family in enumerate(families):
         makers = [SceneMaker(seed=seed + k + 100 * h, families=(family,), photo=bank,
-                             photo_share=0.5, d6_only=True, harsh=h == 0, solid=solid)
+                             photo_share=0.5, d6_only=True, harsh=h == 0, solid=solid,
+                             dice_set=None if dice == "d6" else dice)
                   for h in (0, 1)]
         for j in range(n):
             maker = makers[int(j % 3 == 2)]
@@ -125,7 +131,7 @@ def build_cache(args, reader: DiceReader, faces: list[str]) -> dict:
     train: dict = {}
     calib: dict = {}
     bank_items: dict[str, list[LabeledImage]] = {}
-    if args.dev:
+    if args.dev and args.dice == "d6":  # the photos' dice are d6 dice
         _, items = load_labeled_dir(args.dev)
         bank_items = shoots(items)
     for shoot, its in bank_items.items():
@@ -139,14 +145,14 @@ def build_cache(args, reader: DiceReader, faces: list[str]) -> dict:
         for family, image, item in scenes(LEARNED_FAMILIES,
                                           args.scenes // max(len(bank_items), 1),
                                           args.seed + 1000 * len(shoot), bank,
-                                          solid=args.solid):
+                                          solid=args.solid, dice=args.dice):
             mine(reader, [(image, item)], f"{family}|{shoot}", faces, train)
         print(f"mined training scenes with {shoot or 'rendered'} dice "
               f"({time.time() - t0:.0f} s)", flush=True)
         for family, image, item in scenes(LEARNED_FAMILIES,
                                           args.calibration // max(len(bank_items), 1),
                                           CALIBRATION_SEEDS + 1000 * len(shoot), bank,
-                                          solid=args.solid):
+                                          solid=args.solid, dice=args.dice):
             mine(reader, [(image, item)], f"{family}|{shoot}", faces, calib)
         print(f"mined calibration scenes ({time.time() - t0:.0f} s)", flush=True)
     out = {}

@@ -259,12 +259,14 @@ class DiceReader:
                  for b, _ in refined]
         feats, logits = self.facenet.run(crops)
         if len(crops):
-            # A second, mirrored and turned look at dice the network reads unsure, averaged
-            # as the plain face network averages them (probabilities).
+            # A second, turned look at dice the network reads unsure (mirrored too for pips:
+            # a mirrored numeral is no numeral), averaged as the plain face network
+            # averages them (probabilities).
             p = _softmax(logits)
             unsure = np.flatnonzero(p.max(axis=1) < NetClassifier.SECOND_LOOK)
             if len(unsure):
-                f2, l2 = self.facenet.run([crops[i] for i in unsure], ((1, True),))
+                f2, l2 = self.facenet.run([crops[i] for i in unsure],
+                                          ((1, self.dice == "d6"),))
                 feats[unsure] = (feats[unsure] + f2) / 2
                 mean = (p[unsure] + _softmax(l2)) / 2
                 logits[unsure] = np.log(np.maximum(mean, 1e-12))

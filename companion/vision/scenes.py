@@ -543,6 +543,9 @@ class SceneMaker:
     light, blur, noise and JPEG; without it the frames look like ordinary photos of a game
     night (dice of 20-64 pixels, the camera tilted 30 degrees at most, a lamp's light, mild
     blur and compression), which is what the reader is scored on besides the harsh ones.
+    ``dice_set``: every rendered die is one of that set's (a title's dice, labelled with
+    their faces: what a judge for that set learns from), instead of d6 pip dice and
+    sometimes other sets' symbols; photo dice are d6 dice, so give none with it.
     ``solid``: the share of frames seen through a camera held at a slant (up to
     ``SOLID_TILT`` degrees, from any side of the table), the dice as cubes whose sides
     show, as they stand on a real table (without it, dice are prints on the table, also
@@ -557,10 +560,13 @@ class SceneMaker:
                  photo: Sequence[PhotoDie] = (), photo_share: float = 0.5,
                  sides: tuple[float, float] = (14.0, 120.0), d6_only: bool = False,
                  tilt: float = 45.0, clutter: float = 0.7, hands: float = 0.25,
-                 harsh: bool = True, solid: float = 0.0) -> None:
+                 harsh: bool = True, solid: float = 0.0, dice_set: str | None = None
+                 ) -> None:
         unknown = set(families) - set(TABLES)
         if unknown:
             raise ValueError(f"unknown table families {sorted(unknown)}; use {FAMILIES}")
+        if dice_set is not None and (dice_set not in _drawn_other_sets() or photo):
+            raise ValueError(f"dice_set: one of {_drawn_other_sets()}, without photo dice")
         self.rng = np.random.default_rng(seed)
         self.families = tuple(families)
         self.photo = list(photo)
@@ -572,6 +578,7 @@ class SceneMaker:
         self.hands = hands
         self.harsh = harsh
         self.solid = solid
+        self.dice_set = dice_set
         if not harsh:
             self.sides = (max(sides[0], 20.0), min(sides[1], 64.0))
             self.tilt = min(tilt, 30.0)
@@ -598,25 +605,37 @@ class SceneMaker:
         rng = self.rng
         big = int(np.ceil(2 * s)) | 1
         body, ink = self._die_colours()
+        own = FACE_SETS[self.dice_set] if self.dice_set else None
+        colour = None
+        if own is not None and own.colours:
+            # A set whose dice have colours (Back in Time): a colour's die, its own faces.
+            colour = list(own.colours)[int(rng.integers(len(own.colours)))]
+            body = np.clip(np.array(own.colours[colour]) + rng.normal(0, 12, 3), 0, 255)
+            ink = (245, 245, 245) if body.mean() < 150 else (25, 25, 25)
         inner = int(round(s))
         face_img = np.empty((inner, inner, 3), np.uint8)
         kind = rng.random()
-        marbled = kind < 0.12
+        marbled = kind < 0.12 and colour is None
         if marbled:
             face_img[:] = np.clip(marble(inner, body, rng), 0, 255).astype(np.uint8)
         else:
             face_img[:] = np.clip(body, 0, 255).astype(np.uint8)
         ink = tuple(int(v) for v in ink)
         set_roll = rng.random()
-        if self.d6_only or set_roll < 0.7:
+        if self.dice_set is None and (self.d6_only or set_roll < 0.7):
             face = str(int(rng.integers(1, 7)))
             draw_pips(face_img, int(face), ink, rng.uniform(0.06, 0.12), rng.uniform(0.22, 0.3))
         else:  # another kind of die: the titles' symbols (numerals, emblems, icons)
             face = None
             others = _drawn_other_sets()
             share = 0.3 / len(others)  # the rest of the draw, split evenly between the sets
-            fs = FACE_SETS[others[min(int((set_roll - 0.7) / share), len(others) - 1)]]
+            fs = FACE_SETS[self.dice_set or
+                           others[min(int((set_roll - 0.7) / share), len(others) - 1)]]
             symbol = str(rng.choice(list(fs.faces)))
+            if colour is not None:
+                symbol = own.faces_of(colour)[int(rng.integers(6))]
+            if self.dice_set is not None:
+                face = symbol
             style = fs.styles[0]
             if len(fs.styles) > 1:  # the set's last style (printed numerals) most of the time
                 style = fs.styles[-1] if rng.random() < 0.7 else fs.styles[0]
@@ -958,14 +977,14 @@ class SceneMaker:
             photo_top = None
             marbled = rng.random() < 0.12
             top = int(rng.integers(1, 7))
-            if self.d6_only or rng.random() < 0.7:
+            if self.dice_set is None and (self.d6_only or rng.random() < 0.7):
                 label, symbols = str(top), None
             else:  # a die of another set: its symbols on all six faces
                 others = _drawn_other_sets()
-                fs = FACE_SETS[others[int(rng.integers(len(others)))]]
+                fs = FACE_SETS[self.dice_set or others[int(rng.integers(len(others)))]]
                 symbols = (fs, [str(v) for v in rng.choice(list(fs.faces), 6)],
                            fs.styles[-1] if rng.random() < 0.7 else fs.styles[0])
-                label = None
+                label = symbols[1][top - 1] if self.dice_set else None
             source = "render"
         pip, spread = rng.uniform(0.06, 0.12), rng.uniform(0.22, 0.3)
         texture = marble(t, body, rng) if marbled else np.full((t, t, 3), body, np.float32)
