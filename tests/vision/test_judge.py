@@ -12,6 +12,7 @@ import pytest
 
 from companion.vision import DiceReader
 from companion.vision.domains import alter, close, domains, mirror_copies, turn
+from companion.vision.faces import FACE_SETS
 from companion.vision.judge import (
     EXTRA,
     Judge,
@@ -201,11 +202,73 @@ def test_reliability_tells_a_calibrated_score_from_an_overconfident_one() -> Non
     assert all(abs(m - r) < 0.03 for m, r, _ in rel)
 
 
-def test_the_shipped_judge_is_fitted_on_the_shipped_networks() -> None:
-    reader = DiceReader("d6")
+@pytest.mark.parametrize("dice", list(FACE_SETS))
+def test_the_shipped_judge_is_fitted_on_the_shipped_networks(dice: str) -> None:
+    # every face set's reader, the titles' too, weighs its places with a judge of its own
+    reader = DiceReader(dice)
     assert reader.judge is not None and reader.unknown_below == reader.judge.unknown_below
-    assert DiceReader("d6", judge=False).judge is None
-    assert DiceReader("outatime").judge is None  # no judge file for the rendered sets
+    assert reader.judge.path.name == f"{dice}_judge.json"
+    assert DiceReader(dice, judge=False).judge is None
+
+
+def test_scenes_of_a_title_s_dice_show_only_its_faces_and_its_colours_faces(monkeypatch) -> None:
+    from companion.titles.back_in_time.dice import COLOURS
+    from companion.vision import scenes
+    from companion.vision.faces import draw_face
+
+    for dice in ("outatime", "back_in_time"):
+        maker = SceneMaker(seed=4, families=("wood",), harsh=False, dice_set=dice)
+        faces = [d.face for _ in range(4) for d in maker.render(320, 240, n_dice=5).dice]
+        assert len(faces) == 20 and set(faces) <= set(FACE_SETS[dice].faces), faces
+    # A Back in Time die of one colour carries that colour's symbol and no other colour's:
+    # each face drawn, with the body it is drawn on (a face is filled with its body first).
+    drawn = []
+
+    def record(img, set_name, face, ink, style="pips"):
+        drawn.append((img[0, 0].astype(float), face))
+        draw_face(img, set_name, face, ink, style)
+
+    monkeypatch.setattr(scenes, "draw_face", record)
+    maker = SceneMaker(seed=5, families=("felt",), harsh=False, dice_set="back_in_time")
+    for _ in range(4):
+        maker.render(320, 240, n_dice=6)
+    assert len(drawn) >= 12
+    for body, face in drawn:
+        colour = min(COLOURS, key=lambda c: np.linalg.norm(np.subtract(COLOURS[c], body)))
+        assert face in (colour, "wild", "biff"), (face, colour, body)
+    assert sum(face in COLOURS for _, face in drawn) >= 6  # not only wilds and Biffs
+    with pytest.raises(ValueError, match="dice_set"):
+        SceneMaker(dice_set="d6")
+    with pytest.raises(ValueError, match="without photo dice"):
+        SceneMaker(dice_set="outatime", photo=[object()])
+
+
+# The titles' face networks learned their dice on rendered trays only: on a table they never
+# saw, everything is a place to read (a sheet of printed paper, about 25 a frame), and their
+# judges, mined on scenes of each title's own dice, turn those down.
+@pytest.mark.slow
+@pytest.mark.parametrize("dice", ["outatime", "back_in_time"])
+def test_a_title_s_judge_turns_down_an_empty_table_and_keeps_its_dice(dice: str) -> None:
+    maker = SceneMaker(seed=777, families=("paper",), harsh=False)
+    empty = [maker.render(640, 480, n_dice=0).image for _ in range(3)]
+    alone, judged = DiceReader(dice, judge=False), DiceReader(dice)
+    assert sum(len(alone.read(f)) for f in empty) >= 30
+    assert sum(len(judged.read(f)) for f in empty) <= 1
+    # Scenes of the title's dice on a table its judge learned (held-apart seeds): as many
+    # dice read right as without the judge, give or take one, and fewer phantoms.
+    maker = SceneMaker(seed=HELD_SEEDS + 3, families=("wood",), harsh=False, dice_set=dice)
+    right = {"alone": 0, "judged": 0}
+    extra = {"alone": 0, "judged": 0}
+    for _ in range(4):
+        scene = maker.render(640, 480, n_dice=5)
+        for name, reader in (("alone", alone), ("judged", judged)):
+            got = reader.read(scene.image)
+            extra[name] += extra_dice(got, scene.dice)
+            right[name] += sum(any(d.face == t.face and abs(d.x - t.x) < t.side / 2
+                                   and abs(d.y - t.y) < t.side / 2 for d in got)
+                               for t in scene.dice)
+    assert right["judged"] >= right["alone"] - 1 and right["judged"] >= 12, right
+    assert extra["judged"] <= extra["alone"], extra
 
 
 def test_a_judge_taught_on_other_networks_is_not_used(tmp_path) -> None:
