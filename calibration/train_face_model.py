@@ -332,7 +332,8 @@ def main() -> int:
                 return arrays(scene_crops(n, seed=seed + args.seed * 1000, photo=bank,
                                           families=families, copies=args.scene_copies,
                                           negatives=args.scene_negatives,
-                                          other_sets=args.scene_other_sets, solid=solid))
+                                          other_sets=args.scene_other_sets, solid=solid,
+                                          dice_set=args.dice if rendered else None))
             # Frames at a slant last: their crops keep the frame's up (``upright``).
             (xf, yf), (xu, yu) = crops(args.scenes - n_solid, 200_000, 0.0), crops(
                 n_solid, 300_000, 1.0)

@@ -11,6 +11,7 @@ from companion.vision.classify import MODELS, NetClassifier
 from companion.vision.crops import die_crop
 from companion.vision.dataset import CROP, MARGIN, match_blobs
 from companion.vision.detect import Blob
+from companion.vision.faces import FACE_SETS
 from companion.vision.labeled import Box
 
 from .conftest import read_speckled
@@ -313,6 +314,19 @@ def test_scene_crops_can_teach_other_sets_dice_as_no_d6_face() -> None:
     plain, mixed = faces(False), faces(True)
     assert plain and NONE not in plain  # only dice, no negatives asked for
     assert mixed.count(NONE) >= 1 and len(set(mixed) - {NONE}) >= 3
+
+
+def test_scene_crops_can_teach_a_title_s_own_dice() -> None:
+    # ``dice_set``: every die in the scenes is one of that title's, labelled with its face,
+    # so the title's face network learns its dice on tables as well as on trays.
+    from companion.vision.dataset import NONE, scene_crops
+
+    got = [face for _, face in scene_crops(4, seed=13, families=("wood",), copies=1,
+                                           negatives=2, table_pieces=0,
+                                           dice_set="outatime")]
+    dice = [f for f in got if f != NONE]
+    assert len(dice) >= 5 and set(dice) <= set(FACE_SETS["outatime"].faces), got
+    assert len(set(dice)) >= 3
 
 
 def test_table_pieces_are_not_cut_from_a_frame_a_die_fills() -> None:
