@@ -243,16 +243,18 @@ def test_scenes_of_a_title_s_dice_show_only_its_faces_and_its_colours_faces(monk
         SceneMaker(dice_set="outatime", photo=[object()])
 
 
-# The titles' face networks learned their dice on rendered trays only: on a table they never
-# saw, everything is a place to read (a sheet of printed paper, about 25 a frame), and their
-# judges, mined on scenes of each title's own dice, turn those down.
+# Back in Time's face network learned its dice on rendered trays only: on a table it never
+# saw, a sheet of printed paper gives about 25 places a frame to read; OUTATIME's, taught on
+# scenes of its dice too, still 4. The judges, mined on scenes of each title's own dice,
+# turn those down.
 @pytest.mark.slow
-@pytest.mark.parametrize("dice", ["outatime", "back_in_time"])
-def test_a_title_s_judge_turns_down_an_empty_table_and_keeps_its_dice(dice: str) -> None:
+@pytest.mark.parametrize(("dice", "least"), [("outatime", 10), ("back_in_time", 30)])
+def test_a_title_s_judge_turns_down_an_empty_table_and_keeps_its_dice(dice: str,
+                                                                       least: int) -> None:
     maker = SceneMaker(seed=777, families=("paper",), harsh=False)
     empty = [maker.render(640, 480, n_dice=0).image for _ in range(3)]
     alone, judged = DiceReader(dice, judge=False), DiceReader(dice)
-    assert sum(len(alone.read(f)) for f in empty) >= 30
+    assert sum(len(alone.read(f)) for f in empty) >= least
     assert sum(len(judged.read(f)) for f in empty) <= 1
     # Scenes of the title's dice on a table its judge learned (held-apart seeds): as many
     # dice read right as without the judge, give or take one, and fewer phantoms.
