@@ -78,6 +78,7 @@ class Score:
             "labelled_dice": self.labelled,
             "recall": self.found / max(self.labelled, 1),
             "precision": self.found / max(self.found + self.extra, 1),
+            "phantoms": self.extra,
             "die_accuracy": self.right / max(self.labelled, 1),
             "die_accuracy_of_found": self.right / max(self.found, 1),
             "unknown": self.unknown,

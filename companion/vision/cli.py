@@ -273,7 +273,8 @@ def cmd_bench_synthetic(args: argparse.Namespace) -> int:
 def cmd_bench_domains(args: argparse.Namespace) -> int:
     import cv2
 
-    from .targets import pooled, score_domains, unseen
+    from .scenes import FAMILIES
+    from .targets import bare_tables, pooled, score_domains, unseen
 
     if args.threads:
         cv2.setNumThreads(args.threads)
@@ -285,18 +286,27 @@ def cmd_bench_domains(args: argparse.Namespace) -> int:
         if not args.json:
             print(f"{name:26s} dice {s['labelled_dice']:5d}  found {s['recall']:.3f}  "
                   f"precision {s['precision']:.3f}  per die {s['die_accuracy']:.4f}  "
-                  f"per roll {s['roll_accuracy']:.3f}  ms {s['ms_median']:.1f}", flush=True)
+                  f"per roll {s['roll_accuracy']:.3f}  phantoms {s['phantoms']:3d}  "
+                  f"ms {s['ms_median']:.1f}", flush=True)
 
     out = score_domains(reader, args.dev, args.frames, args.seed, expect=args.expect,
                         names=args.only or None, progress=line, empty=args.empty)
     names = unseen(list(out))
     p = pooled(out, names) if names else {}
+    bare = bare_tables(list(out), FAMILIES)
+    phantoms = {"frames": sum(out[n]["images"] for n in bare),
+                "phantoms": sum(out[n]["phantoms"] for n in bare)}
     if args.json:
         print(json.dumps({"domains": {n: {k: v for k, v in s.items() if k != "confusion"}
-                                      for n, s in out.items()}, "unseen": p}))
-    elif p:
+                                      for n, s in out.items()}, "unseen": p,
+                          "bare_tables": phantoms}))
+        return 0
+    if p:
         print(f"{'unseen (held families)':26s} dice {p['dice']:5d}  precision "
               f"{p['precision']:.3f}  per die {p['die']:.4f}  per roll {p['roll']:.3f}")
+    if bare:
+        print(f"{'bare tables':26s} frames {phantoms['frames']:4d}  phantoms "
+              f"{phantoms['phantoms']}")
     return 0
 
 
@@ -382,7 +392,9 @@ def register(commands, bench_commands) -> None:
                                "as cubes through a camera at a slant)")
     bd.add_argument("dev", nargs="?", default=None, metavar="DEV_DIR",
                     help="the labelled dev photos (without: rendered domains only)")
-    bd.add_argument("--dice", choices=["d6"], default="d6")
+    bd.add_argument("--dice", choices=DICE_CHOICES, default="d6",
+                    help="d6 (default), or a title's set: its dice on each table family "
+                         "(render-FAMILY) and the bare tables (bare-FAMILY)")
     bd.add_argument("--profile")
     bd.add_argument("--frames", type=int, default=30, help="frames per scene domain")
     bd.add_argument("--seed", type=int, default=0, help="held-apart scene seed offset")

@@ -18,6 +18,7 @@ A domain is a set of labelled frames that share a table, a light and a kind of d
   (warm or dim light, a tilted camera, heavy JPEG, noise);
 * ``turned-shoot-N``: the photos of a shoot turned by any angle, the frame grown to hold
   them: the photos' dice lie square to the picture, dice on a table land at any angle;
+* ``bare-FAMILY``: that family's table with no die on it: whatever is read is a phantom;
 * ``close-shoot-N``: each photo of a shoot cut round one of its dice, which then spans a
   quarter to 0.6 of the frame, and enlarged (a phone held close; softer than a close photo
   would be, the photos being 640 pixels).
@@ -69,18 +70,20 @@ def photo_frames(items: Sequence[LabeledImage]) -> Iterator[Frame]:
 
 def scene_frames(family: str, frames: int, seed: int, photo: Sequence[PhotoDie] = (),
                  width: int = 640, height: int = 480, harsh: bool = False,
-                 photo_share: float = 1.0, empty: bool = False, solid: float = 0.0
-                 ) -> Iterator[Frame]:
+                 photo_share: float = 1.0, empty: bool = False, solid: float = 0.0,
+                 dice_set: str | None = None, bare: bool = False) -> Iterator[Frame]:
     """Held-apart scenes of one table family; with ``photo`` real dice (``photo_share`` of
     them), otherwise rendered ones; ``harsh``: the teaching generator's whole range;
     ``empty``: each frame comes with the bare table before the roll, as a third item (the
     frames are the same); ``solid``: the share of frames seen through a camera at a slant,
-    the dice as cubes (``SceneMaker``)."""
+    the dice as cubes; ``dice_set``: the dice are a title's (``SceneMaker``); ``bare``: no
+    die at all, the table alone (what is read there is a phantom)."""
     maker = SceneMaker(seed=HELD_SEEDS + seed, families=(family,), photo=photo,
                        photo_share=photo_share if photo else 0.0, d6_only=True, harsh=harsh,
-                       solid=solid)
+                       solid=solid, dice_set=dice_set)
     for k in range(frames):
-        scene = maker.render(width, height, n_dice=int(maker.rng.integers(1, 9)), empty=empty)
+        n_dice = int(maker.rng.integers(1, 9))
+        scene = maker.render(width, height, n_dice=0 if bare else n_dice, empty=empty)
         item = scene_item(scene, f"{family}-{seed}-{k:03d}")
         yield (scene.image, item, scene.empty) if empty else (scene.image, item)
 
@@ -203,11 +206,20 @@ def mirror_copies(x: float, y: float, hmat: np.ndarray, w: int, h: int, margin: 
 
 
 def domains(dev: str | Path | None, frames: int = 30, seed: int = 0,
-            families: Sequence[str] = FAMILIES, empty: bool = False
-            ) -> dict[str, Callable[[], Iterator[Frame]]]:
+            families: Sequence[str] = FAMILIES, empty: bool = False,
+            dice_set: str | None = None) -> dict[str, Callable[[], Iterator[Frame]]]:
     """Every domain by name, each a function giving its frames (made when asked); with
-    ``empty`` the table domains' frames come with the bare table before the roll."""
+    ``empty`` the table domains' frames come with the bare table before the roll.
+    ``dice_set`` (a title's set): its dice on each family (``render-FAMILY``, other seeds
+    than the d6 ones) and the bare tables; the photos' domains are d6 dice, so none."""
     out: dict[str, Callable[[], Iterator[Frame]]] = {}
+    if dice_set is not None:
+        for k, family in enumerate(families):
+            out[f"render-{family}"] = (lambda family=family, k=k: scene_frames(
+                family, frames, seed * 100 + 40 + k, empty=empty, dice_set=dice_set))
+            out[f"bare-{family}"] = (lambda family=family, k=k: scene_frames(
+                family, frames, seed * 100 + 30 + k, empty=empty, bare=True))
+        return out
     by_shoot: dict[str, list[LabeledImage]] = {}
     if dev is not None and (Path(dev) / "images").is_dir():
         _, items = load_labeled_dir(dev)
@@ -246,4 +258,6 @@ def domains(dev: str | Path | None, frames: int = 30, seed: int = 0,
         out[f"stress-{family}"] = (lambda family=family, k=k:
                                    scene_frames(family, frames, seed * 100 + 80 + k, bank,
                                                 harsh=True, photo_share=0.5, empty=empty))
+        out[f"bare-{family}"] = (lambda family=family, k=k: scene_frames(
+            family, frames, seed * 100 + 30 + k, empty=empty, bare=True))
     return out

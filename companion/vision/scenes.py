@@ -485,7 +485,7 @@ TABLES = {"wood": wood, "fabric": fabric, "felt": felt, "paper": paper, "pattern
 
 # --------------------------------------------------------------------------- dice
 
-def _drawn_other_sets() -> list[str]:
+def title_sets() -> list[str]:
     """The face sets besides d6 that can be drawn (the titles' numerals and symbols)."""
     return [n for n in FACE_SETS if n != "d6" and FACE_SETS[n].draw is not None]
 
@@ -565,8 +565,8 @@ class SceneMaker:
         unknown = set(families) - set(TABLES)
         if unknown:
             raise ValueError(f"unknown table families {sorted(unknown)}; use {FAMILIES}")
-        if dice_set is not None and (dice_set not in _drawn_other_sets() or photo):
-            raise ValueError(f"dice_set: one of {_drawn_other_sets()}, without photo dice")
+        if dice_set is not None and (dice_set not in title_sets() or photo):
+            raise ValueError(f"dice_set: one of {title_sets()}, without photo dice")
         self.rng = np.random.default_rng(seed)
         self.families = tuple(families)
         self.photo = list(photo)
@@ -627,7 +627,7 @@ class SceneMaker:
             draw_pips(face_img, int(face), ink, rng.uniform(0.06, 0.12), rng.uniform(0.22, 0.3))
         else:  # another kind of die: the titles' symbols (numerals, emblems, icons)
             face = None
-            others = _drawn_other_sets()
+            others = title_sets()
             share = 0.3 / len(others)  # the rest of the draw, split evenly between the sets
             fs = FACE_SETS[self.dice_set or
                            others[min(int((set_roll - 0.7) / share), len(others) - 1)]]
@@ -980,7 +980,7 @@ class SceneMaker:
             if self.dice_set is None and (self.d6_only or rng.random() < 0.7):
                 label, symbols = str(top), None
             else:  # a die of another set: its symbols on all six faces
-                others = _drawn_other_sets()
+                others = title_sets()
                 fs = FACE_SETS[self.dice_set or others[int(rng.integers(len(others)))]]
                 symbols = (fs, [str(v) for v in rng.choice(list(fs.faces), 6)],
                            fs.styles[-1] if rng.random() < 0.7 else fs.styles[0])

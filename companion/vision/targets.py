@@ -29,7 +29,7 @@ from .bench import run_frames
 from .domains import domains
 from .faces import FACE_SETS
 from .reader import DiceReader
-from .scenes import HELD_FAMILIES, LEARNED_FAMILIES
+from .scenes import FAMILIES, HELD_FAMILIES, LEARNED_FAMILIES, title_sets
 
 # Each target: (what, the number's key, the least it must reach).
 TARGETS = [
@@ -47,9 +47,11 @@ def score_domains(reader: DiceReader, dev: str | Path | None, frames: int = 30,
                   progress: Callable[[str, dict], None] | None = None,
                   empty: bool = False) -> dict[str, dict]:
     """Per-domain summaries (``Score.summary``) of the reader; ``empty``: the table domains
-    are read with the bare table before the roll known, as the table knows it."""
+    are read with the bare table before the roll known, as the table knows it. A title's
+    reader is scored on its own dice (``domains(dice_set=...)``)."""
     out = {}
-    for name, make in domains(dev, frames, seed, empty=empty).items():
+    titled = reader.dice if reader.dice != "d6" else None
+    for name, make in domains(dev, frames, seed, empty=empty, dice_set=titled).items():
         if names and name not in names:
             continue
         s = run_frames(reader, make(), expect=expect).summary()
@@ -99,14 +101,56 @@ def learned_tables(names: list[str]) -> list[str]:
     """The scene domains of families the reader learned (held-apart seeds), the dice
     printed flat on them."""
     # (the photo domains, "shoot-N" and its changed copies, end in a number, not a family)
-    return [n for n in names if not n.startswith(("stress-", "solid-"))
+    return [n for n in names if not n.startswith(("stress-", "solid-", "bare-"))
             and n.split("-")[-1] in LEARNED_FAMILIES]
+
+
+def bare_tables(names: list[str], families: tuple[str, ...]) -> list[str]:
+    """The bare tables of ``families``, no die on them."""
+    return [n for n in names if n.startswith("bare-") and n.split("-")[-1] in families]
 
 
 def slanted(names: list[str], families: tuple[str, ...]) -> list[str]:
     """The scene domains of ``families`` seen through a camera at a slant, the dice as
     cubes whose sides show."""
     return [n for n in names if n.startswith("solid-") and n.split("-")[-1] in families]
+
+
+def phantom_counts(summaries: dict[str, dict], report: Callable[[str], None], key: str
+                   ) -> dict[str, int]:
+    """Phantoms read on the bare tables (no die on them), held and learned families."""
+    out = {}
+    for part, families in (("held", HELD_FAMILIES), ("learned", LEARNED_FAMILIES)):
+        names = bare_tables(list(summaries), families)
+        out[f"{key}_bare_{part}_frames"] = sum(summaries[n]["images"] for n in names)
+        out[f"{key}_bare_{part}_phantoms"] = sum(summaries[n]["phantoms"] for n in names)
+    report(f"  bare tables, no die: {out[f'{key}_bare_held_phantoms']} phantoms in "
+           f"{out[f'{key}_bare_held_frames']} frames of the unseen families, "
+           f"{out[f'{key}_bare_learned_phantoms']} in {out[f'{key}_bare_learned_frames']} of "
+           "the learned ones")
+    return out
+
+
+def title_scores(set_name: str, frames: int, report: Callable[[str], None]) -> dict:
+    """A title's reader on scenes of its own dice (``domains(dice_set=...)``): the unseen
+    and the learned families, alone and told the count, and its phantoms on bare tables."""
+    reader = DiceReader(set_name)
+    plain = score_domains(reader, None, frames)
+    names = list(plain)
+    dice = [n for n in names if n.startswith("render-")]
+    told = score_domains(reader, None, frames, expect=True, names=dice)
+    out: dict = {}
+    for part, group in (("unseen", unseen(names)), ("learned", learned_tables(names))):
+        g, gq = pooled(plain, group), pooled(told, group)
+        out.update({f"{set_name}_{part}_precision": g["precision"],
+                    f"{set_name}_{part}_die": g["die"],
+                    f"{set_name}_{part}_die_expect": gq["die"],
+                    f"{set_name}_{part}_dice": g["dice"]})
+        report(f"{set_name} dice, {part} tables ({g['dice']} dice): precision "
+               f"{g['precision']:.4f}, per die {g['die']:.4f}; with the count given "
+               f"{gq['die']:.4f}")
+    out.update(phantom_counts(plain, report, set_name))
+    return out
 
 
 # ------------------------------------------------------------------ unfamiliar symbols
@@ -277,6 +321,10 @@ def measure(dev: str | Path, frames: int = 30, report: Callable[[str], None] = p
                         f"{key}_die_expect": gq["die"], f"{key}_dice": g["dice"]})
         report(f"{label} ({g['dice']} dice): precision {g['precision']:.4f}, per die "
                f"{g['die']:.4f}; with the count given {gq['die']:.4f}")
+    bare = score_domains(reader, dev, frames, names=bare_tables(every, FAMILIES))
+    numbers.update(phantom_counts(bare, report, "d6"))
+    for set_name in title_sets():
+        numbers.update(title_scores(set_name, frames, report))
     sym = symbols_profile_score()
     numbers.update(symbols_die=sym["die_accuracy"], symbols_roll=sym["roll_accuracy"])
     report(f"profile of 14 photos, unfamiliar symbols: per die {sym['die_accuracy']:.4f} "

@@ -57,6 +57,19 @@ def test_bench_vision_json(labeled_d6: Path, capsys) -> None:
     assert s["recall"] >= 0.9 and s["die_accuracy"] >= 0.85
 
 
+def test_bench_vision_domains_scores_a_titles_dice_and_counts_phantoms(capsys) -> None:
+    code = main(["bench", "vision-domains", "--dice", "back_in_time", "--frames", "2",
+                 "--only", "render-cards", "--only", "bare-paper", "--json"])
+    assert code == 0
+    out = json.loads(capsys.readouterr().out.strip().splitlines()[-1])
+    assert set(out["domains"]) == {"render-cards", "bare-paper"}
+    assert out["domains"]["bare-paper"]["labelled_dice"] == 0
+    assert out["domains"]["render-cards"]["labelled_dice"] > 0
+    assert out["unseen"]["dice"] == out["domains"]["render-cards"]["labelled_dice"]
+    assert out["bare_tables"] == {"frames": 2,
+                                  "phantoms": out["domains"]["bare-paper"]["phantoms"]}
+
+
 def test_bench_vision_text_report(labeled_d6: Path, capsys) -> None:
     assert main(["bench", "vision", str(labeled_d6), "--limit", "2"]) == 0
     out = capsys.readouterr().out

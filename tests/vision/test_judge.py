@@ -333,7 +333,36 @@ def test_the_judge_turns_down_print_that_the_networks_take_for_dice(family: str,
 
 def test_domains_without_photos_are_the_rendered_ones() -> None:
     names = list(domains(None, frames=1))
-    assert names == [f"{kind}-{f}" for f in FAMILIES for kind in ("render", "solid", "stress")]
+    assert names == [f"{kind}-{f}" for f in FAMILIES
+                     for kind in ("render", "solid", "stress", "bare")]
+
+
+@pytest.mark.parametrize("set_name", [n for n in FACE_SETS if n != "d6"])
+def test_a_titles_domains_are_its_own_dice_and_the_bare_tables(set_name: str) -> None:
+    made = domains(None, frames=2, dice_set=set_name)
+    assert list(made) == [f"{kind}-{f}" for f in FAMILIES for kind in ("render", "bare")]
+    faces = set(FACE_SETS[set_name].faces)
+    for family in ("cards", "wood"):
+        dice = [b for _, item in made[f"render-{family}"]() for b in item.boxes]
+        assert dice and {b.face for b in dice} <= faces
+        bare = list(made[f"bare-{family}"]())
+        assert len(bare) == 2 and not any(item.boxes for _, item in bare)
+    # the bare tables are the same frames whichever set's reader is scored on them
+    d6_bare = next(iter(domains(None, frames=1)["bare-cards"]()))[0]
+    assert np.array_equal(d6_bare, next(iter(made["bare-cards"]()))[0])
+
+
+def test_phantoms_on_bare_tables_are_counted_by_family() -> None:
+    from companion.vision.targets import phantom_counts
+
+    summaries = {"bare-cards": {"images": 10, "phantoms": 3},
+                 "bare-wood": {"images": 10, "phantoms": 1},
+                 "render-cards": {"images": 10, "phantoms": 7}}
+    lines: list[str] = []
+    counts = phantom_counts(summaries, lines.append, "x")
+    assert counts == {"x_bare_held_frames": 10, "x_bare_held_phantoms": 3,
+                      "x_bare_learned_frames": 10, "x_bare_learned_phantoms": 1}
+    assert "3 phantoms in 10 frames" in lines[0]
 
 
 def test_pooled_scores_weigh_each_domain_by_its_dice() -> None:
