@@ -243,19 +243,21 @@ def test_scenes_of_a_title_s_dice_show_only_its_faces_and_its_colours_faces(monk
         SceneMaker(dice_set="outatime", photo=[object()])
 
 
-# Back in Time's face network learned its dice on rendered trays only: on a table it never
-# saw, a sheet of printed paper gives about 25 places a frame to read; OUTATIME's, taught on
-# scenes of its dice too, still 4. The judges, mined on scenes of each title's own dice,
-# turn those down.
+# Each title's face network learned its dice on rendered trays and on scenes of its dice,
+# yet unjudged it still reads places of a table as dice: a sheet of printed paper gives
+# OUTATIME's about 4 a frame, a stone top (a family no part of the reader learned) Back in
+# Time's about 18. The judges, mined on scenes of each title's own dice, turn most down.
 @pytest.mark.slow
-@pytest.mark.parametrize(("dice", "least"), [("outatime", 10), ("back_in_time", 30)])
-def test_a_title_s_judge_turns_down_an_empty_table_and_keeps_its_dice(dice: str,
-                                                                       least: int) -> None:
-    maker = SceneMaker(seed=777, families=("paper",), harsh=False)
+@pytest.mark.parametrize(("dice", "family", "least"),
+                         [("outatime", "paper", 10), ("back_in_time", "stone", 30)])
+def test_a_title_s_judge_turns_down_an_empty_table_and_keeps_its_dice(
+        dice: str, family: str, least: int) -> None:
+    maker = SceneMaker(seed=777, families=(family,), harsh=False)
     empty = [maker.render(640, 480, n_dice=0).image for _ in range(3)]
     alone, judged = DiceReader(dice, judge=False), DiceReader(dice)
-    assert sum(len(alone.read(f)) for f in empty) >= least
-    assert sum(len(judged.read(f)) for f in empty) <= 1
+    unjudged = sum(len(alone.read(f)) for f in empty)
+    assert unjudged >= least
+    assert sum(len(judged.read(f)) for f in empty) <= max(1, unjudged // 10)
     # Scenes of the title's dice on a table its judge learned (held-apart seeds): as many
     # dice read right as without the judge, give or take one, and fewer phantoms.
     maker = SceneMaker(seed=HELD_SEEDS + 3, families=("wood",), harsh=False, dice_set=dice)
