@@ -28,6 +28,14 @@ def test_the_targets_pool_the_held_families_apart_and_say_which_are_met(monkeypa
     monkeypatch.setattr(targets, "domains", lambda dev, frames, seed=0: dict.fromkeys(seen))
     monkeypatch.setattr(targets, "score_domains", score)
     monkeypatch.setattr(targets, "DiceReader", lambda *a, **k: None)
+    titles: list[str] = []
+
+    def title(set_name, frames, report):
+        titles.append(set_name)
+        report(f"{set_name} dice, unseen tables")
+        return {f"{set_name}_unseen_die": 0.9}
+
+    monkeypatch.setattr(targets, "title_scores", title)
     monkeypatch.setattr(targets, "symbols_profile_score",
                         lambda: {"die_accuracy": 1.0, "roll_accuracy": 1.0, "labelled_dice": 9})
     monkeypatch.setattr(targets, "dev_score",
@@ -51,3 +59,7 @@ def test_the_targets_pool_the_held_families_apart_and_say_which_are_met(monkeypa
         in lines
     assert "NOT  dev photos, per die: 0.9900 (target 0.995)" in lines
     assert lines[-1].startswith("MET  speed: 9.0 ms")
+    # every title's own dice are scored and reported beside the d6 reader's
+    assert titles == list(targets.title_sets()) and titles
+    assert all(numbers[f"{t}_unseen_die"] == 0.9 for t in titles)
+    assert all(f"{t} dice, unseen tables" in lines for t in titles)
