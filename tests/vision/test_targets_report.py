@@ -63,3 +63,34 @@ def test_the_targets_pool_the_held_families_apart_and_say_which_are_met(monkeypa
     assert titles == list(targets.title_sets()) and titles
     assert all(numbers[f"{t}_unseen_die"] == 0.9 for t in titles)
     assert all(f"{t} dice, unseen tables" in lines for t in titles)
+
+
+def test_a_title_s_scores_pool_its_dice_by_family_and_count_phantoms_on_bare_tables(
+        monkeypatch) -> None:
+    def summary(dice: int, die: float, phantoms: int = 0) -> dict:
+        return {"labelled_dice": dice, "die_accuracy": die, "recall": 1.0, "precision": 1.0,
+                "roll_accuracy": 1.0, "images": 4, "phantoms": phantoms}
+
+    plain = {"render-board": summary(10, 0.5), "render-stone": summary(30, 0.9),
+             "render-wood": summary(20, 0.8), "bare-board": summary(0, 0.0, phantoms=3),
+             "bare-wood": summary(0, 0.0, phantoms=1)}
+    calls: list[tuple] = []
+
+    def score(reader, dev, frames, expect=False, names=None, **_):
+        calls.append((expect, names))
+        if not expect:
+            return plain
+        return {n: {**plain[n], "die_accuracy": 1.0} for n in names}
+
+    monkeypatch.setattr(targets, "score_domains", score)
+    monkeypatch.setattr(targets, "DiceReader", lambda *a, **k: None)
+    lines: list[str] = []
+    out = targets.title_scores("outatime", 2, lines.append)
+    # held (board, stone) and learned (wood) tables pooled apart, by dice
+    assert out["outatime_unseen_die"] == (10 * 0.5 + 30 * 0.9) / 40
+    assert out["outatime_unseen_dice"] == 40 and out["outatime_learned_die"] == 0.8
+    assert out["outatime_unseen_die_expect"] == 1.0
+    # told the count only where dice lie: a bare table has no count to tell
+    assert calls[1] == (True, ["render-board", "render-stone", "render-wood"])
+    assert out["outatime_bare_held_phantoms"] == 3 and out["outatime_bare_learned_phantoms"] == 1
+    assert any(line.startswith("outatime dice, unseen tables (40 dice)") for line in lines)
