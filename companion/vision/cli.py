@@ -83,6 +83,32 @@ def _within(kind, low, high):
 ANNOTATED_DIE = 40  # pixels: small dice are drawn enlarged to about this, so labels fit
 
 
+def label_plates(boxes: list[tuple[int, int, int, int]], sizes: list[tuple[int, int]],
+                 width: int, height: int) -> list[tuple[int, int, int, int]]:
+    """Where each die's label goes (x0, y0, x1, y1): above its box, else below, right or
+    left, whichever covers the fewest pixels of labels placed already and of dice (a crowded
+    tray's labels would hide each other and the dice next door), inside the image."""
+    def overlap(a, b) -> int:
+        return max(0, min(a[2], b[2]) - max(a[0], b[0])) * max(0, min(a[3], b[3]) - max(a[1], b[1]))
+
+    placed: list[tuple[int, int, int, int]] = []
+    for (x0, y0, x1, y1), (tw, th) in zip(boxes, sizes, strict=True):
+        best, cost = None, None
+        for px, py in ((x0, y0 - th - 1), (x0, y1 + 1), (x1 + 1, y0), (x0 - tw - 1, y0),
+                       (x1 - tw, y0 - th - 1), (x1 - tw, y1 + 1)):
+            px = min(max(px, 0), max(width - tw, 0))
+            py = min(max(py, 0), max(height - th, 0))
+            plate = (px, py, px + tw, py + th)
+            c = 4 * sum(overlap(plate, p) for p in placed) + sum(
+                overlap(plate, b) for b in boxes)
+            if cost is None or c < cost:
+                best, cost = plate, c
+            if c == 0:
+                break
+        placed.append(best)
+    return placed
+
+
 def annotate(image, dice, path: Path) -> None:
     """Draw each die's box, face and confidence; unsure dice in red. A photo of small dice
     is enlarged first (up to 4 times), or the labels would hide the dice."""
@@ -98,17 +124,23 @@ def annotate(image, dice, path: Path) -> None:
                 for d in dice]
     thick = max(1, round(min(img.shape[:2]) / 400))
     scale = max(0.4, min(img.shape[:2]) / 1200)
+    boxes = [(int(d.x - d.w / 2), int(d.y - d.h / 2), int(d.x + d.w / 2), int(d.y + d.h / 2))
+             for d in dice]
+    labels = []
     for d in dice:
-        colour = (0, 0, 255) if d.face == "?" else (0, 220, 0)
-        p0 = (int(d.x - d.w / 2), int(d.y - d.h / 2))
-        p1 = (int(d.x + d.w / 2), int(d.y + d.h / 2))
-        cv2.rectangle(img, p0, p1, colour, thick)
         label = f"{d.face} {d.confidence:.2f}" + (f" {d.colour}" if d.colour else "")
         (tw, th), base = cv2.getTextSize(label, cv2.FONT_HERSHEY_SIMPLEX, scale, 1)
-        y = max(th + base, p0[1] - 2)
+        labels.append((label, tw, th + base, base))
+    plates = label_plates(boxes, [(tw, h) for _, tw, h, _ in labels], img.shape[1], img.shape[0])
+    colours = [(0, 0, 255) if d.face == "?" else (0, 220, 0) for d in dice]
+    for (x0, y0, x1, y1), colour in zip(boxes, colours, strict=True):
+        cv2.rectangle(img, (x0, y0), (x1, y1), colour, thick)
+    # Labels after every box, so no box line crosses a label.
+    for colour, (label, _, _, base), (px, py, qx, qy) in zip(colours, labels, plates,
+                                                               strict=True):
         # Dark plate behind the label: readable on any table.
-        cv2.rectangle(img, (p0[0], y - th - base), (p0[0] + tw, y), (0, 0, 0), -1)
-        cv2.putText(img, label, (p0[0], y - base), cv2.FONT_HERSHEY_SIMPLEX, scale, colour, 1,
+        cv2.rectangle(img, (px, py), (qx, qy), (0, 0, 0), -1)
+        cv2.putText(img, label, (px, qy - base), cv2.FONT_HERSHEY_SIMPLEX, scale, colour, 1,
                     cv2.LINE_AA)
     path.parent.mkdir(parents=True, exist_ok=True)
     cv2.imwrite(str(path), img)

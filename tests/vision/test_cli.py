@@ -147,3 +147,31 @@ def test_read_with_the_point_the_camera_looked_straight_down_at(tmp_path: Path, 
     # a point, but not one the reader can use
     assert main(["read", "--nadir", "nan,0.5", str(tmp_path / "t.png")]) == 2
     assert "straight down" in capsys.readouterr().err
+
+
+def _area(a, b) -> int:
+    return max(0, min(a[2], b[2]) - max(a[0], b[0])) * max(0, min(a[3], b[3]) - max(a[1], b[1]))
+
+
+def test_annotation_labels_hide_neither_each_other_nor_the_dice_next_door() -> None:
+    from companion.vision.cli import label_plates
+
+    # A crowded row of dice with a second row just above it, as in a full tray: a label
+    # above each box would cover the dice of the row above and its neighbours' labels.
+    boxes = [(x, y, x + 30, y + 30) for y in (40, 76) for x in range(10, 330, 56)]
+    sizes = [(48, 14)] * len(boxes)
+    plates = label_plates(boxes, sizes, 400, 300)
+    assert len(plates) == len(boxes)
+    for k, p in enumerate(plates):
+        assert 0 <= p[0] and p[2] <= 400 and 0 <= p[1] and p[3] <= 300, p
+        assert (p[2] - p[0], p[3] - p[1]) == sizes[k]
+        assert all(_area(p, q) == 0 for q in plates[:k]), (k, p)
+    covered = sum(_area(p, b) for k, p in enumerate(plates)
+                  for j, b in enumerate(boxes) if j != k)
+    naive = [(b[0], b[1] - 15, b[0] + 48, b[1] - 1) for b in boxes]
+    covered_naive = sum(_area(p, b) for k, p in enumerate(naive)
+                        for j, b in enumerate(boxes) if j != k)
+    assert covered == 0 < covered_naive, (covered, covered_naive)
+    # A lone die at the top-left corner: its label stays inside the image, next to it.
+    (p,) = label_plates([(0, 0, 30, 30)], [(48, 14)], 200, 200)
+    assert p[0] >= 0 and p[1] >= 0 and _area(p, (0, 0, 30, 30)) == 0
