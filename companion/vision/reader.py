@@ -21,7 +21,7 @@ from .classify import (
 from .crops import die_crop
 from .dataset import CROP, MARGIN
 from .defaults import default_profile
-from .detect import Blob, find_dice
+from .detect import Blob, Detection, find_dice
 from .faces import FACE_SETS, face_set
 from .judge import FaceNet, Judge, context_batch, judge_inputs
 from .profile import DiceProfile
@@ -31,6 +31,19 @@ from .zones import Zones
 
 # With the number of dice given, a candidate this unlikely to be a die is never proposed.
 EXPECT_FLOOR = 0.02
+# A busy table (a cloth's dots or squares, granite, a page's bullets) gives many places the
+# finder is sure of, and they, not the dice, then set the frame's die side. Small, they make
+# the finder read the frame larger, where dice of the usual size come apart in pieces or go
+# unseen; small or large, the judge weighs every place against that side (its size, the
+# table round it, the fit). So a judged reader reads a frame the finder read more than
+# USUAL_TOO times larger than usual at the usual scale too (its USUAL_PLACES surest places)
+# and keeps the surer reading of each place; and where the dice it judges differ from the
+# frame's side by more than SIDE_AGREES times, it reads the places again with their side,
+# leaving out those under SIDE_SPECK of it that it judged no die anyway (the specks).
+USUAL_TOO = 1.2
+USUAL_PLACES = 40
+SIDE_AGREES = 1.5
+SIDE_SPECK = 0.6
 # A reader with a judge asks the finder for places down to this heat (its own threshold is
 # 0.3): the places over 0.3 stay as they are, and the judge weighs the weaker ones too, so a
 # die the finder is unsure of can still be read (held families 90.1 to 90.5 %, told the
@@ -253,8 +266,23 @@ class DiceReader:
                 die_side: float | None = None) -> Candidates:
         assert self.facenet is not None and self.finder is not None
         det = self.finder.find(view, die_side or self.die_side, threshold)
+        c = self._read_places(view, det, det.die_side)
+        dice = c.p_die >= self.judge.die_below if self.judge is not None else []
+        if not (die_side or self.die_side) and np.any(dice):
+            judged = float(np.median([b.side for b, d in zip(c.blobs, dice, strict=True) if d]))
+            if not 1 / SIDE_AGREES <= judged / c.die_side <= SIDE_AGREES:
+                keep = [i for i, b in enumerate(det.blobs)
+                        if b.side >= SIDE_SPECK * judged or c.p_die[i] >= EXPECT_FLOOR]
+                det = replace(det, blobs=tuple(det.blobs[i] for i in keep),
+                              features=None if det.features is None else det.features[keep])
+                c = self._read_places(view, det, judged)
+        return c
+
+    def _read_places(self, view: np.ndarray, det: Detection, side: float) -> Candidates:
+        """The finder's places read by the face network and weighed by the judge, against
+        ``side``, the side of the frame's dice."""
         blobs = list(det.blobs)
-        refined = self._facing_up(fit_blobs(view, blobs, det.die_side))
+        refined = self._facing_up(fit_blobs(view, blobs, side))
         crops = [die_crop(view, b.cx, b.cy, min(b.w, b.h) * MARGIN, b.angle, CROP)
                  for b, _ in refined]
         feats, logits = self.facenet.run(crops)
@@ -270,7 +298,6 @@ class DiceReader:
                 feats[unsure] = (feats[unsure] + f2) / 2
                 mean = (p[unsure] + _softmax(l2)) / 2
                 logits[unsure] = np.log(np.maximum(mean, 1e-12))
-        side = det.die_side
         inputs = judge_inputs(
             feats, logits, det.features if blobs else np.zeros((0, 24), np.float32),
             np.array([b.heat for b in blobs]), np.array([b.side / side for b in blobs]),
@@ -343,6 +370,17 @@ class DiceReader:
         threshold = min(self.finder.threshold, JUDGED_HEAT)
         c = self._judged(view, threshold)
         p_die, checked = self._not_there_before(view, bg, c)
+        scale = self.finder.scale
+        usual = self.finder.input_side / min(view.shape[:2])
+        if self.die_side is None and scale > USUAL_TOO * usual:
+            places, self.finder.max_places = self.finder.max_places, USUAL_PLACES
+            try:
+                more = self._judged(view, threshold, die_side=TARGET_SIDE / usual)
+            finally:
+                self.finder.max_places = places
+            p_more, checked_more = self._not_there_before(view, bg, more)
+            c, p_die, checked = _merged(c, p_die, checked, more, p_more, checked_more)
+            self.finder.scale = scale  # the frame's own scale, for a second look
         seen = int((p_die >= self.judge.die_below).sum())
         if expected is not None and seen < expected and self.die_side is None \
                 and (bg is None or not unchanged(view, bg)):
