@@ -267,6 +267,7 @@ class DiceReader:
         assert self.facenet is not None and self.finder is not None
         det = self.finder.find(view, die_side or self.die_side, threshold)
         c = self._read_places(view, det, det.die_side)
+        # (no judge while one is being mined: ``candidates``)
         dice = c.p_die >= self.judge.die_below if self.judge is not None else []
         if not (die_side or self.die_side) and np.any(dice):
             judged = float(np.median([b.side for b, d in zip(c.blobs, dice, strict=True) if d]))
@@ -423,6 +424,9 @@ class DiceReader:
         scale = self.finder.scale
         scales = [LOOK_AGAIN * scale]
         usual = self.finder.input_side / min(view.shape[:2])
+        # A frame read larger than usual was read at the usual scale already, its surest
+        # places only (``_pick_judged``); short of dice, all its places are weighed (leaving
+        # this pass out there read 2 dice fewer of about 4,000 told the count).
         if abs(np.log(usual / scale)) > np.log(1.2):
             scales.append(usual)
         for again in scales:
