@@ -76,6 +76,14 @@ WHOLE_STEP = 0.35  # a close photo's frame is read again at this share of its sc
 WHOLE = 2.5  # where a sure die this many times the places' size may hold their die whole
 WHOLE_SHARE = 0.5  # when the whole dice hold this share of the frame's places
 WHOLE_PARTS = 9  # places on one die at most (six pips, and a few pieces of its edge)
+# Places all under this share of a whole die of heat PIP_SURE or more are its pips and pieces
+# (the dice of a tray that looks like one large die are a third of it or more): the die
+# replaces them, up to PIP_PARTS of them, however many places lie outside it (other dice cut
+# by a close photo's edge, the tray's rim). Barely sure (0.7-0.72), the whole die was a
+# stretch of table round one small die.
+PIP_SHARE = 0.3
+PIP_SURE = 0.8
+PIP_PARTS = 12
 
 
 def model_fingerprint(model: str | Path = MODEL) -> str:
@@ -260,13 +268,22 @@ class CentreFinder:
                 and q[2] <= 0.5 * die[2]
 
         whole: dict[tuple[float, ...], list[tuple[float, ...]]] = {}
+        pips: set[tuple[float, ...]] = set()  # whole dice whose parts are surely pips
         for die in found:
             parts = [q for q in kept if part_of(q, die) and not any(q in p for p in whole.values())]
-            if len(parts) <= WHOLE_PARTS and (len(parts) >= 2
-                                              or (parts and die[4] > parts[0][4])):
+            # (not where the frame's scale found that die whole already: only the specks
+            # of a patterned cloth on it are that small)
+            found_whole = any(max(abs(q[0] - die[0]), abs(q[1] - die[1])) <= 0.5 * die[2]
+                              and q[2] > 0.5 * die[2] for q in kept)
+            if parts and die[4] >= PIP_SURE and len(parts) <= PIP_PARTS and not found_whole \
+                    and all(q[2] <= PIP_SHARE * die[2] for q in parts):
+                whole[die] = parts
+                pips.add(die)
+            elif len(parts) <= WHOLE_PARTS and (len(parts) >= 2
+                                                or (parts and die[4] > parts[0][4])):
                 whole[die] = parts
         if sum(len(p) for p in whole.values()) < WHOLE_SHARE * len(kept):
-            return kept, weak
+            whole = {die: parts for die, parts in whole.items() if die in pips}
         for die, cell in zip(found, cells, strict=True):
             if die in whole:
                 kept = [q for q in kept if q not in whole[die]] + [die]

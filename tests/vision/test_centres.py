@@ -109,33 +109,50 @@ def test_dice_close_to_the_camera_are_read_whole_not_as_their_pips() -> None:
     assert right >= 14, right
 
 
-def _pips(cx: float, cy: float, side: float, heat: float = 0.8) -> list[tuple[float, ...]]:
-    """Five places where a five's pips lie on a die of ``side`` centred at ``cx, cy``."""
+def _pips(cx: float, cy: float, side: float, heat: float = 0.8,
+          share: float = 0.2) -> list[tuple[float, ...]]:
+    """Five places where a five's pips lie on a die of ``side`` centred at ``cx, cy``, each
+    ``share`` of its side (a pip's place is about a fifth; dice in a cluster a third or more)."""
     d = 0.28 * side
-    return [(cx + dx, cy + dy, 0.2 * side, 0.2 * side, heat)
+    return [(cx + dx, cy + dy, share * side, share * side, heat)
             for dx, dy in ((-d, -d), (d, -d), (0, 0), (-d, d), (d, d))]
 
 
 @pytest.mark.parametrize("case, replaced", [
     ("a five's pips", True),
-    ("dice around it as many as inside", True),
-    ("more dice around it than inside", False),
-    ("ten places inside", False),
+    ("a five's pips, more places around it than inside", True),
+    ("ten pip places inside", True),
+    ("fifteen pip places inside", False),
+    ("dice a third its size, as many around it as inside", True),
+    ("dice a third its size, more around it than inside", False),
+    ("ten places a third its size inside", False),
     ("places half its size", False),
+    ("the die found whole at the frame's scale, a speck on it", False),
 ])
 def test_a_large_sure_die_replaces_only_places_that_look_like_its_pips(
         monkeypatch: pytest.MonkeyPatch, case: str, replaced: bool) -> None:
+    # Places a fifth of the die's size are its pips whatever lies around it (a close photo
+    # shows other dice cut by its edge); places a third of it may be dice of a tray that
+    # looks like one large die, replaced only when few dice lie outside it.
     image = np.zeros((640, 640, 3), np.uint8)
     die = (320.0, 320.0, 250.0, 60.0, 0.9)
-    kept = _pips(320, 320, 250)
-    if case == "dice around it as many as inside":
-        kept += [(60.0, 60.0 + 100 * k, 50.0, 12.0, 0.9) for k in range(5)]
-    elif case == "more dice around it than inside":
-        kept += [(60.0, 60.0 + 90 * k, 50.0, 12.0, 0.9) for k in range(6)]
-    elif case == "ten places inside":
-        kept += [(x + 20, y + 20, *rest) for x, y, *rest in kept]
-    elif case == "places half its size":
+    inside = _pips(320, 320, 250, share=0.35 if "a third" in case else 0.2)
+    kept = list(inside)
+    around = {"as many around": 5, "more around": 6, "more places around": 6}
+    for words, n in around.items():
+        if words in case:
+            kept += [(60.0, 60.0 + 90 * k, 50.0, 12.0, 0.9) for k in range(n)]
+    copies = {"ten": 1, "fifteen": 2}.get(case.split()[0], 0)
+    for k in range(copies):
+        inside += [(x + 20 * (k + 1), y + 20 * (k + 1), *rest) for x, y, *rest in kept[:5]]
+    kept = inside + kept[5:]
+    if case == "places half its size":
         kept = [(x, y, 130.0, 31.0, h) for x, y, _, _, h in kept]
+        inside = kept
+    if case.startswith("the die found whole"):  # a patterned cloth's dot on a found die
+        inside = [(360.0, 290.0, 25.0, 6.0, 0.5)]
+        dots = [(60.0, 60.0 + 60 * k, 25.0, 6.0, 0.5) for k in range(6)]
+        kept = [(322.0, 318.0, 240.0, 58.0, 0.95)] + inside + dots
     finder = CentreFinder()
 
     def coarse(frame, scale, threshold=None, net=None):
@@ -145,7 +162,7 @@ def test_a_large_sure_die_replaces_only_places_that_look_like_its_pips(
 
     monkeypatch.setattr(finder, "_peaks", coarse)
     out, _ = finder._whole_dice(image, INPUT_SIDE / 640, kept, [], {})
-    assert (die in out and not set(out) & set(_pips(320, 320, 250))) == replaced
+    assert (die in out and not set(out) & set(inside)) == replaced
     assert (out == kept) == (not replaced)
 
 
