@@ -16,7 +16,7 @@ def die_crop(image: np.ndarray, cx: float, cy: float, side: float, angle: float,
              size: int = 32) -> np.ndarray:
     """The die turned upright and resampled to ``size`` x ``size`` pixels."""
     side = max(side, 1.0)
-    if side > LARGE * size:
+    if side > LARGE * size and np.isfinite(cx) and np.isfinite(cy):
         # warpAffine's own sampling is bilinear whatever flag it is given: shrinking a large
         # die (a close photo, a phone's full resolution) it would pick a few pixels of each
         # cell and read their noise.
