@@ -36,3 +36,25 @@ def die_crop(image: np.ndarray, cx: float, cy: float, side: float, angle: float,
     m[1, 2] += size / 2.0 - cy
     return cv2.warpAffine(image, m, (size, size), flags=cv2.INTER_LINEAR,
                           borderMode=cv2.BORDER_REPLICATE)
+
+
+def sharpness(crops: list[np.ndarray]) -> float:
+    """How sharp the dice of these crops are: the median over crops of the steepest edge
+    (the 99th percentile of the Sobel gradient) against the crop's contrast (5th to 95th
+    percentile of grey), about 0.4-0.6 for dice in focus and under 0.3 once a blur's width
+    is a twentieth of the die; NaN without crops."""
+    if not crops:
+        return float("nan")
+    out = []
+    for crop in crops:
+        g = cv2.cvtColor(crop, cv2.COLOR_BGR2GRAY).astype(np.float32)
+        mag = cv2.magnitude(cv2.Sobel(g, cv2.CV_32F, 1, 0), cv2.Sobel(g, cv2.CV_32F, 0, 1))
+        low, high = np.percentile(g, (5, 95))
+        out.append(float(np.percentile(mag, 99)) / (8.0 * float(high - low) + 1e-3))
+    return float(np.median(out))
+
+
+def sharpened(image: np.ndarray, sigma: float = 2.0, amount: float = 1.0) -> np.ndarray:
+    """The image with its detail under ``sigma`` pixels raised by ``amount`` (unsharp mask)."""
+    blurred = cv2.GaussianBlur(image, (0, 0), sigma)
+    return cv2.addWeighted(image, 1.0 + amount, blurred, -amount, 0)

@@ -6,7 +6,8 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.vision.crops import die_crop
+from companion.vision.crops import die_crop, sharpness
+from companion.vision.reader import SOFT
 
 
 def _die(size: int, rng: np.random.Generator, grain: float) -> np.ndarray:
@@ -51,3 +52,16 @@ def test_a_large_die_at_the_frame_edge_is_cut_like_a_small_one() -> None:
     ref = die_crop(small, 600.0 / 8 + (1 / 8 - 1) / 2, 320.0 / 8 + (1 / 8 - 1) / 2, 50.0, 0.0)
     assert crop.shape == (32, 32, 3)
     assert float(np.abs(crop.astype(np.float32) - ref).mean()) < 8.0
+
+
+def test_sharpness_tells_a_die_out_of_focus_from_one_in_focus() -> None:
+    # A blur a twentieth of the die wide (a camera focused elsewhere) is under SOFT; a die
+    # in focus, noisy or not, is over it.
+    die = _die(64, np.random.default_rng(7), 0.0)
+    noisy = _die(64, np.random.default_rng(7), 8.0)
+    crisp = [die_crop(d, 31.5, 31.5, 58.0, 0.0) for d in (die, noisy)]
+    soft = [die_crop(cv2.GaussianBlur(d, (0, 0), 3.0), 31.5, 31.5, 58.0, 0.0)
+            for d in (die, noisy)]
+    assert sharpness(crisp[:1]) > SOFT and sharpness(crisp[1:]) > SOFT
+    assert sharpness(soft[:1]) < SOFT and sharpness(soft[1:]) < SOFT
+    assert np.isnan(sharpness([]))
