@@ -30,7 +30,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
-from .crops import die_crop
+from .crops import die_crop, sobel_magnitude
 from .dataset import CROP
 from .detect import Blob, byte_medians
 from .dnn import read_onnx
@@ -120,23 +120,12 @@ def context_batch(view: np.ndarray, blobs: list[Blob], side: float) -> np.ndarra
     d = mid - out
     stand = np.sqrt(0.5 * d[:, 0] ** 2 + d[:, 1] ** 2 + d[:, 2] ** 2)
     g = cv2.cvtColor(wins.reshape(n * _N, _N, 3), cv2.COLOR_BGR2GRAY).reshape(n, _N, _N)
-    mag = _sobel_magnitude(g.astype(np.float32)).reshape(n, -1)
+    mag = sobel_magnitude(g.astype(np.float32)).reshape(n, -1)
     ring_busy = mag[:, _RING].mean(axis=1)
     inside_busy = mag[:, _INSIDE].mean(axis=1)
     edges = mag[:, _BORDER].mean(axis=1)
     return np.column_stack([np.log1p(stand), np.log1p(ring_busy), np.log1p(inside_busy),
                             np.log1p(edges) - np.log1p(ring_busy)]).astype(np.float32)
-
-
-def _sobel_magnitude(g: np.ndarray) -> np.ndarray:
-    """Gradient magnitude of each image of a stack (``n x h x w``): 3 x 3 Sobel with the
-    edges reflected, as ``cv2.Sobel`` does on each image alone."""
-    p = np.pad(g, ((0, 0), (1, 1), (1, 1)), mode="reflect")
-    dx = p[:, :, 2:] - p[:, :, :-2]
-    gx = dx[:, :-2] + 2 * dx[:, 1:-1] + dx[:, 2:]
-    dy = p[:, 2:] - p[:, :-2]
-    gy = dy[:, :, :-2] + 2 * dy[:, :, 1:-1] + dy[:, :, 2:]
-    return np.sqrt(gx * gx + gy * gy)
 
 
 @dataclass
