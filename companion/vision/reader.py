@@ -55,7 +55,7 @@ LOOK_AGAIN = 1.6
 # a camera out of focus. The frame is read again sharpened and each place takes the face of
 # that reading where it is surer; where dice lie is still the first reading's. (Weighing
 # the sharpened places as dice too read 12 more d6 dice of the protocol's tables, but also
-# 12 more phantoms, and 15 more on OUTATIME's bare stone: sharpened grain looks like pips.)
+# 12 more phantoms, and 15 more on one title's bare stone: sharpened grain looks like pips.)
 SOFT_PLACES = 0.1
 SOFT = 0.3
 # A blob whose patch differs from the empty tray by less than this (mean Lab distance, the
