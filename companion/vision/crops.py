@@ -5,9 +5,9 @@ from __future__ import annotations
 import cv2
 import numpy as np
 
-# A die over LARGE times the crop is averaged down to SHRINK times it first. (From 2 times
-# up, the protocol's tables read about the same: the networks learned dice of up to 120
-# pixels through the plain warp.)
+# A die over LARGE times the crop is averaged down to SHRINK times it first. (Averaged from
+# 2 times up, the protocol's tables read a few dice and phantoms otherwise, each way: the
+# networks learned dice of up to about 120 pixels through the plain warp.)
 LARGE = 4.0
 SHRINK = 2.0
 

@@ -52,10 +52,11 @@ JUDGED_HEAT = 0.2
 # Told of more dice than it sees, the reader looks again with the frame this many times larger.
 LOOK_AGAIN = 1.6
 # Places the judge gives this chance or more whose crops are softer than SOFT (``sharpness``):
-# a camera out of focus. The frame is read again sharpened and each place takes the face of
-# that reading where it is surer; where dice lie is still the first reading's. (Weighing
-# the sharpened places as dice too read 12 more d6 dice of the protocol's tables, but also
-# 12 more phantoms, and 15 more on one title's bare stone: sharpened grain looks like pips.)
+# a camera out of focus. Each place's face is read again on the frame sharpened and taken
+# where that reading is surer; where dice lie is still the first reading's. (The sharpened
+# frame read as a frame of its own, its places weighed as dice too, read 12 more d6 dice of
+# the protocol's tables, but also 12 more phantoms, and 15 more on one title's bare stone:
+# sharpened grain looks like pips.)
 SOFT_PLACES = 0.1
 SOFT = 0.3
 # A blob whose patch differs from the empty tray by less than this (mean Lab distance, the
@@ -293,6 +294,23 @@ class DiceReader:
         refined = self._facing_up(fit_blobs(view, blobs, side))
         crops = [die_crop(view, b.cx, b.cy, min(b.w, b.h) * MARGIN, b.angle, CROP)
                  for b, _ in refined]
+        feats, logits = self._read_faces(crops)
+        inputs = judge_inputs(
+            feats, logits, det.features if blobs else np.zeros((0, 24), np.float32),
+            np.array([b.heat for b in blobs]), np.array([b.side / side for b in blobs]),
+            context_batch(view, blobs, side),
+            np.array([ok for _, ok in refined]), self.facenet.classes)
+        p_die = np.zeros(len(blobs))
+        p_faces = np.zeros((len(blobs), len(self.set.faces)))
+        if self.judge is not None and blobs:
+            p_die = self.judge.p_die(inputs)
+            p_faces = self.judge.p_faces(logits)
+        return Candidates(blobs, refined, crops, inputs, logits, p_die, p_faces, side,
+                          det.obstruction)
+
+    def _read_faces(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """The face network's features and logits for ``crops``."""
+        assert self.facenet is not None
         feats, logits = self.facenet.run(crops)
         if len(crops):
             # A second, turned look at dice the network reads unsure (mirrored too for pips:
@@ -306,18 +324,25 @@ class DiceReader:
                 feats[unsure] = (feats[unsure] + f2) / 2
                 mean = (p[unsure] + _softmax(l2)) / 2
                 logits[unsure] = np.log(np.maximum(mean, 1e-12))
-        inputs = judge_inputs(
-            feats, logits, det.features if blobs else np.zeros((0, 24), np.float32),
-            np.array([b.heat for b in blobs]), np.array([b.side / side for b in blobs]),
-            context_batch(view, blobs, side),
-            np.array([ok for _, ok in refined]), self.facenet.classes)
-        p_die = np.zeros(len(blobs))
-        p_faces = np.zeros((len(blobs), len(self.set.faces)))
-        if self.judge is not None and blobs:
-            p_die = self.judge.p_die(inputs)
-            p_faces = self.judge.p_faces(logits)
-        return Candidates(blobs, refined, crops, inputs, logits, p_die, p_faces, side,
-                          det.obstruction)
+        return feats, logits
+
+    def _sharper_faces(self, view: np.ndarray, c: Candidates) -> Candidates:
+        """``c`` with each place's face read again on the frame sharpened, where that reading
+        is surer (the places and the judge's chance that a die lies there stay ``c``'s)."""
+        assert self.judge is not None
+        sharp = sharpened(view)
+        crops = [die_crop(sharp, b.cx, b.cy, min(b.w, b.h) * MARGIN, b.angle, CROP)
+                 for b, _ in c.fitted]
+        if not crops:
+            return c
+        _, logits = self._read_faces(crops)
+        p_faces = self.judge.p_faces(logits)
+        better = p_faces.max(axis=1) > c.p_faces.max(axis=1)
+        if not better.any():
+            return c
+        keep = np.where(better[:, None], p_faces, c.p_faces)
+        return replace(c, p_faces=keep, logits=np.where(better[:, None], logits, c.logits),
+                       crops=[crops[i] if better[i] else c.crops[i] for i in range(len(crops))])
 
     def analyse(self, frame: np.ndarray, expected: int | None = None,
                 background: np.ndarray | None = None) -> FrameResult:
@@ -391,8 +416,7 @@ class DiceReader:
             self.finder.scale = scale  # the frame's own scale, for a second look
         if sharpness([k for k, p in zip(c.crops, c.p_die, strict=True) if p >= SOFT_PLACES]) \
                 < SOFT:
-            c = _faces_from(c, self._judged(sharpened(view), threshold))
-            self.finder.scale = scale
+            c = self._sharper_faces(view, c)
         seen = int((p_die >= self.judge.die_below).sum())
         if expected is not None and seen < expected and self.die_side is None \
                 and (bg is None or not unchanged(view, bg)):
@@ -538,26 +562,6 @@ def _merged(c: Candidates, p_die: np.ndarray, checked: np.ndarray, more: Candida
         np.concatenate([c.p_faces[keep], more.p_faces[new]]), c.die_side, c.obstruction)
     return (merged, np.concatenate([p_die[keep], p_more[new]]),
             np.concatenate([checked[keep], checked_more[new]]))
-
-
-def _faces_from(c: Candidates, more: Candidates) -> Candidates:
-    """``c`` with the face of each place read as ``more`` reads the place on it, where that
-    reading is surer (where a die lies is still ``c``'s)."""
-    if not c.blobs or not more.blobs:
-        return c
-    a = np.array([(b.cx, b.cy, b.side) for b in c.blobs])
-    b = np.array([(m.cx, m.cy, m.side) for m in more.blobs])
-    dist = np.hypot(a[:, None, 0] - b[None, :, 0], a[:, None, 1] - b[None, :, 1])
-    near = np.argmin(dist, axis=1)
-    on = dist[np.arange(len(a)), near] < 0.5 * np.maximum(a[:, 2], b[near, 2])
-    better = on & (more.p_faces[near].max(axis=1) > c.p_faces.max(axis=1))
-    if not better.any():
-        return c
-    p_faces, logits, crops = c.p_faces.copy(), c.logits.copy(), list(c.crops)
-    for i in np.flatnonzero(better):
-        p_faces[i], logits[i], crops[i] = more.p_faces[near[i]], more.logits[near[i]], \
-            more.crops[near[i]]
-    return replace(c, p_faces=p_faces, logits=logits, crops=crops)
 
 
 def _softmax(z: np.ndarray) -> np.ndarray:
