@@ -263,9 +263,11 @@ class CentreFinder:
             if self.keep_features and found else [None] * len(found)
         self.last, self.last_heat, self.scale = frame_pass
 
+        def on(q: tuple[float, ...], die: tuple[float, ...]) -> bool:
+            return max(abs(q[0] - die[0]), abs(q[1] - die[1])) <= 0.5 * die[2]
+
         def part_of(q: tuple[float, ...], die: tuple[float, ...]) -> bool:
-            return max(abs(q[0] - die[0]), abs(q[1] - die[1])) <= 0.5 * die[2] \
-                and q[2] <= 0.5 * die[2]
+            return on(q, die) and q[2] <= 0.5 * die[2]
 
         whole: dict[tuple[float, ...], list[tuple[float, ...]]] = {}
         pips: set[tuple[float, ...]] = set()  # whole dice whose parts are surely pips
@@ -273,8 +275,7 @@ class CentreFinder:
             parts = [q for q in kept if part_of(q, die) and not any(q in p for p in whole.values())]
             # (not where the frame's scale found that die whole already: only the specks
             # of a patterned cloth on it are that small)
-            found_whole = any(max(abs(q[0] - die[0]), abs(q[1] - die[1])) <= 0.5 * die[2]
-                              and q[2] > 0.5 * die[2] for q in kept)
+            found_whole = any(on(q, die) and not part_of(q, die) for q in kept)
             if parts and die[4] >= PIP_SURE and len(parts) <= PIP_PARTS and not found_whole \
                     and all(q[2] <= PIP_SHARE * die[2] for q in parts):
                 whole[die] = parts
