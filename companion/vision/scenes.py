@@ -42,7 +42,8 @@ from .labeled import LabeledImage
 from .solid import Camera, draw_cube
 
 # New families go at the end: a family's place fixes the seeds of its scoring scenes.
-FAMILIES = ("wood", "fabric", "felt", "paper", "cards", "board", "pattern", "stone")
+FAMILIES = ("wood", "fabric", "felt", "paper", "cards", "board", "pattern", "stone",
+            "tokens")
 # No part of the shipped reader learns from these families (not the finder, the face
 # network or the judge): their held-apart scenes are the test of a table it never saw.
 HELD_FAMILIES = ("cards", "board", "stone")
@@ -479,8 +480,146 @@ def stone(h: int, w: int, rng: np.random.Generator) -> np.ndarray:
     return img
 
 
+def _arc(cx: float, cy: float, rx: float, ry: float, a0: float, a1: float, n: int = 12
+         ) -> list[tuple[float, float]]:
+    t = np.radians(np.linspace(a0, a1, n))
+    return [(cx + rx * np.cos(a), cy + ry * np.sin(a)) for a in t]
+
+
+# A token's lettering: glyphs of its own (0, 1, 6, 7, 9 and a few letters and signs), apart
+# from the faces' numerals (2-5, 8, B: ``faces.draw_text``) and from any OpenCV font (whose
+# lettering changed with OpenCV 5), in a box 0.6 wide and 1 high.
+_SIX = [(0.52, 0.05), (0.28, 0.02), (0.1, 0.2), (0.02, 0.5),
+        *_arc(0.3, 0.72, 0.28, 0.28, 180, 540, 24)]
+_GLYPHS = {
+    "0": [_arc(0.3, 0.5, 0.3, 0.5, 0, 360, 24)],
+    "1": [[(0.1, 0.2), (0.32, 0.0), (0.32, 1.0)], [(0.08, 1.0), (0.56, 1.0)]],
+    "6": [_SIX],
+    "9": [[(0.6 - x, 1.0 - y) for x, y in _SIX]],
+    "7": [[(0.0, 0.0), (0.6, 0.0), (0.22, 1.0)]],
+    "X": [[(0.0, 0.0), (0.6, 1.0)], [(0.6, 0.0), (0.0, 1.0)]],
+    "+": [[(0.3, 0.2), (0.3, 0.8)], [(0.0, 0.5), (0.6, 0.5)]],
+    "K": [[(0.05, 0.0), (0.05, 1.0)], [(0.55, 0.0), (0.05, 0.58)], [(0.2, 0.42), (0.58, 1.0)]],
+    "A": [[(0.0, 1.0), (0.3, 0.0), (0.6, 1.0)], [(0.12, 0.62), (0.48, 0.62)]],
+}
+_TOKEN_TEXT = ("0", "1", "6", "7", "9", "10", "16", "19", "X", "+1", "K", "A", "70")
+
+
+def _lettering(img: np.ndarray, text: str, ink, height: float, thick: int,
+               rng: np.random.Generator) -> None:
+    """``text`` in ``_GLYPHS``, centred, ``height`` pixels high, slanted and stretched a
+    little at random (print of many styles)."""
+    s = img.shape[0]
+    slant, wide = rng.uniform(-0.25, 0.25), rng.uniform(0.7, 1.3)
+    width = (0.8 * (len(text) - 1) + 0.6) * height * wide
+    x0, y0 = (s - width) / 2, (s - height) / 2
+    for i, ch in enumerate(text):
+        for stroke in _GLYPHS[ch]:
+            pts = np.array([[x0 + (i * 0.8 + x + slant * (0.5 - y)) * height * wide,
+                             y0 + y * height] for x, y in stroke])
+            cv2.polylines(img, [np.round(pts * 16).astype(np.int32)], False, ink, thick,
+                          cv2.LINE_AA, shift=4)
+
+
+def _symbol(img: np.ndarray, c: float, r: float, ink, rng: np.random.Generator) -> None:
+    """A star, a ring, a triangle, a diamond or an arrow of radius ``r`` round ``(c, c)``."""
+    kind = int(rng.integers(5))
+    turn = rng.uniform(0, 2 * np.pi)
+    if kind == 0:
+        t = turn + np.pi * np.arange(10) / 5
+        rad = np.where(np.arange(10) % 2 == 0, r, 0.45 * r)
+        cv2.fillPoly(img, [np.stack([c + rad * np.cos(t), c + rad * np.sin(t)], 1)
+                           .astype(np.int32)], ink, cv2.LINE_AA)
+    elif kind == 1:
+        cv2.circle(img, (int(c), int(c)), int(r), ink, max(1, int(r / 3)), cv2.LINE_AA)
+    elif kind in (2, 3):
+        t = turn + 2 * np.pi * np.arange(kind + 1) / (kind + 1)
+        pts = [np.stack([c + r * np.cos(t), c + r * np.sin(t)], 1).astype(np.int32)]
+        if rng.random() < 0.5:
+            cv2.fillPoly(img, pts, ink, cv2.LINE_AA)
+        else:
+            cv2.polylines(img, pts, True, ink, max(1, int(r / 4)), cv2.LINE_AA)
+    else:
+        a, b = (c - r * np.cos(turn), c - r * np.sin(turn)), (c + r * np.cos(turn),
+                                                              c + r * np.sin(turn))
+        cv2.arrowedLine(img, (int(a[0]), int(a[1])), (int(b[0]), int(b[1])), ink,
+                        max(1, int(r / 4)), cv2.LINE_AA, tipLength=0.4)
+
+
+def _token(side: float, rng: np.random.Generator) -> tuple[np.ndarray, np.ndarray]:
+    """One token drawn upright on a patch of twice its side: the patch and its mask."""
+    size = int(2 * side)
+    patch = np.zeros((size, size, 3), np.float32)
+    mask = np.zeros((size, size), np.float32)
+    c = size / 2.0
+    r = side / 2.0
+    fill = tuple(float(v) for v in _any_colour(rng))
+    shape = int(rng.integers(3))
+    if shape == 0:  # a square tile
+        box = np.array([[c - r, c - r], [c + r, c - r], [c + r, c + r], [c - r, c + r]])
+        pts = [box.astype(np.int32)]
+    elif shape == 1:  # a disc
+        t = np.linspace(0, 2 * np.pi, 40, endpoint=False)
+        pts = [np.stack([c + r * np.cos(t), c + r * np.sin(t)], 1).astype(np.int32)]
+    else:  # a hexagon
+        t = np.linspace(0, 2 * np.pi, 6, endpoint=False) + rng.uniform(0, np.pi / 3)
+        pts = [np.stack([c + r * 1.1 * np.cos(t), c + r * 1.1 * np.sin(t)], 1)
+               .astype(np.int32)]
+    cv2.fillPoly(patch, pts, fill, cv2.LINE_AA)
+    cv2.fillPoly(mask, pts, 1.0, cv2.LINE_AA)
+    edge = tuple(float(v) for v in _any_colour(rng, v=(0, 120)))
+    if rng.random() < 0.6:  # a printed rim
+        cv2.polylines(patch, pts, True, edge, max(1, int(side / 14)), cv2.LINE_AA)
+    ink = tuple(float(v) for v in _any_colour(rng))
+    mark = rng.random()
+    if mark < 0.55:  # a number, a letter or a sign
+        text = str(rng.choice(_TOKEN_TEXT))
+        height = side * rng.uniform(0.35, 0.6) / max(1.0, 0.5 * len(text))
+        _lettering(patch, text, ink, height, max(1, int(side / rng.uniform(8, 16))), rng)
+    elif mark < 0.85:  # a symbol, larger than a pip (no dots: a token with a pip or two
+        # on it would look like a die showing 1 or 2, and nothing tells them apart from above)
+        _symbol(patch, c, side * rng.uniform(0.2, 0.35), ink, rng)
+    return patch * mask[..., None], mask
+
+
+def tokens(h: int, w: int, rng: np.random.Generator) -> np.ndarray:
+    """Game pieces beside the dice: cardboard tokens, chits and number tiles about a die's
+    size (squares, discs and hexagons with a numeral, a letter or a sign in lettering of
+    their own, a symbol, or blank), scattered on a plain table or still in rows on their
+    punched sheet. A token stands up from the table: it casts a shadow."""
+    img = [wood, felt, fabric][int(rng.integers(3))](h, w, rng).astype(np.float32)
+    side = rng.uniform(14, 80)
+    reach = rng.uniform(0.04, 0.15) * side  # of the shadows
+    away = rng.uniform(0, 2 * np.pi)  # where the light throws them
+    shadow = reach * np.array([np.cos(away), np.sin(away)])
+    if rng.random() < 0.3:  # still on their sheet: rows of tokens, turned as one
+        sheet_a = rng.uniform(0, 90)
+        step = side * rng.uniform(1.15, 1.5)
+        x0, y0 = rng.uniform(0, w * 0.5), rng.uniform(0, h * 0.5)
+        cols, rows = int(rng.integers(2, 7)), int(rng.integers(2, 5))
+        ca, sa = np.cos(np.radians(sheet_a)), np.sin(np.radians(sheet_a))
+        places = [(x0 + i * step * ca - j * step * sa, y0 + i * step * sa + j * step * ca,
+                   sheet_a) for i in range(cols) for j in range(rows)]
+    else:
+        places = [(rng.uniform(0, w), rng.uniform(0, h), rng.uniform(0, 90))
+                  for _ in range(int(rng.integers(3, 25)))]
+    for x, y, ang in places:
+        s = side * rng.uniform(0.85, 1.15)
+        patch, mask = _token(s, rng)
+        size = patch.shape[0]
+        m = cv2.getRotationMatrix2D((size / 2, size / 2), ang, 1.0)
+        m[0, 2] += x - size / 2
+        m[1, 2] += y - size / 2
+        under = cv2.warpAffine(mask, m + np.array([[0, 0, shadow[0]], [0, 0, shadow[1]]]),
+                               (w, h))
+        img *= (1 - 0.45 * cv2.GaussianBlur(under, (0, 0), max(0.5, s * 0.05)))[..., None]
+        cover = cv2.warpAffine(mask, m, (w, h))[..., None]
+        img = img * (1 - cover) + cv2.warpAffine(patch, m, (w, h))
+    return img
+
+
 TABLES = {"wood": wood, "fabric": fabric, "felt": felt, "paper": paper, "pattern": pattern,
-          "cards": cards, "board": board, "stone": stone}
+          "cards": cards, "board": board, "stone": stone, "tokens": tokens}
 
 
 # --------------------------------------------------------------------------- dice

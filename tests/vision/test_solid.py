@@ -7,7 +7,7 @@ import numpy as np
 import pytest
 
 from companion.vision.domains import domains
-from companion.vision.scenes import SceneMaker
+from companion.vision.scenes import FAMILIES, SceneMaker
 from companion.vision.solid import AROUND, Camera, cube_faces, draw_cube
 
 W, H = 320, 240
@@ -104,7 +104,7 @@ def test_solid_scenes_are_reproducible_and_label_the_dice_they_draw() -> None:
 def test_the_protocol_has_a_solid_domain_for_every_family() -> None:
     every = domains(None, 2, 0)
     solid = sorted(n for n in every if n.startswith("solid-"))
-    assert len(solid) == 8
+    assert solid == sorted(f"solid-{f}" for f in FAMILIES)
     image, item = next(every["solid-board"]())
     assert image.shape == (480, 640, 3) and item.boxes
 
