@@ -5,10 +5,11 @@ fooled by wood grain, print and art. The judge learns, from what both networks m
 every place the finder proposes, which of them are dice:
 
 1. **Mine.** The reader's finder runs, at its own threshold, over domain-randomised tables
-   (``companion.vision.scenes``: wood, cloth, felt, paper, patterned cloth, with real dice cut
-   from the labelled photos and rendered dice of every colour, clutter, hands, shadows,
-   light, tilted cameras) and over the labelled photos. Every proposal matched to a die is a
-   positive; every other one (knots, print, dots on a board, coins) a hard negative.
+   (``companion.vision.scenes``: wood, cloth, felt, paper, patterned cloth, game tokens,
+   with real dice cut from the labelled photos and rendered dice of every colour, clutter,
+   hands, shadows, light, tilted cameras) and over the labelled photos. Every proposal
+   matched to a die is a positive; every other one (knots, print, dots on a board, coins)
+   a hard negative.
 2. **Fit** a small layer (logistic, or one hidden layer with ``--hidden``) on the training
    scenes and photos.
 3. **Calibrate** on held-apart scenes (other seeds): Platt scaling of the die logit, and a
@@ -18,9 +19,13 @@ every place the finder proposes, which of them are dice:
 Reproducible from seeds; a few minutes on one core:
 
     python calibration/train_judge.py --dev ../shared/data/dice-photos/d6-tray-dev \\
-        --out companion/vision/models/d6_judge.json --plot docs/vision-reliability.png
+        --weigh tokens=0.4 --out companion/vision/models/d6_judge.json \\
+        --plot docs/vision-reliability.png
     # a title's set: scenes of its own dice only (SceneMaker(dice_set=...)), no photos
-    python calibration/train_judge.py --dice outatime \\
+    python calibration/train_judge.py --dice back_in_time \\
+        --out companion/vision/models/back_in_time_judge.json
+    # OUTATIME's dice are numerals on squares, as game tokens are: its judge leaves them out
+    python calibration/train_judge.py --dice outatime --leave-out tokens \\
         --out companion/vision/models/outatime_judge.json
 
 Cards, boards and stone (``scenes.HELD_FAMILIES``) are never mined: no part of the reader learns
@@ -169,13 +174,29 @@ def left_out(tags: np.ndarray, name: str | None) -> np.ndarray:
     return np.array([name in str(t).split("|") for t in tags])
 
 
+def _weighing(text: str) -> tuple[str, float]:
+    name, _, w = text.partition("=")
+    try:
+        return name, float(w)
+    except ValueError:
+        raise argparse.ArgumentTypeError(
+            f"{text!r}: give DOMAIN=WEIGHT, e.g. tokens=0.5") from None
+
+
 def fit(cache: dict, args, faces: list[str]) -> tuple[dict, dict]:
     drop_tr = left_out(cache["train_tag"], args.leave_out)
     drop_ca = left_out(cache["calib_tag"], args.leave_out)
     x, y = cache["train_x"][~drop_tr], cache["train_y"][~drop_tr]
     # Each source weighs as much in all as its share of frames: photos and scenes alike.
-    mean, scale, layers = fit_layers(x, y, hidden=args.hidden, l2=args.l2, steps=args.steps,
-                                     seed=args.seed)
+    weight = np.ones(len(y))
+    for name, w in (args.weigh or []):
+        rows = left_out(cache["train_tag"][~drop_tr], name)
+        if not rows.any():
+            raise SystemExit(f"--weigh {name}={w}: no mined places of that table family or "
+                             "shoot (a learned family, or shoot-1 / shoot-2)")
+        weight[rows] = w
+    mean, scale, layers = fit_layers(x, y, weight, hidden=args.hidden, l2=args.l2,
+                                     steps=args.steps, seed=args.seed)
     xc, yc = cache["calib_x"][~drop_ca], cache["calib_y"][~drop_ca]
 
     def raw(xx):
@@ -289,6 +310,8 @@ def main() -> int:
     ap.add_argument("--calibration", type=int, default=80,
                     help="held-apart calibration scenes per family")
     ap.add_argument("--leave-out", help="a table family or shoot-N to fit without")
+    ap.add_argument("--weigh", action="append", type=_weighing, metavar="DOMAIN=W",
+                    help="weigh a table family's or shoot's places W times (repeatable)")
     ap.add_argument("--solid", type=float, default=0.0,
                     help="share of scenes seen through a camera at a slant, dice as cubes")
     ap.add_argument("--hidden", type=int, default=32, help="hidden units (0: logistic)")
