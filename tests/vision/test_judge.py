@@ -414,10 +414,11 @@ def test_the_training_scripts_learn_only_the_learned_families() -> None:
 def test_on_a_table_nothing_learned_the_judge_adds_no_phantoms_and_the_count_holds(
         family: str, print_: bool) -> None:
     # Printed boards and stone tops are held families: no part of the reader learned them.
-    # The judge cuts only some of the phantoms there (docs/vision.md), but never adds any,
-    # and told how many dice were rolled the reader proposes no more than that. Known from
-    # the bare table before the roll, as the table knows it, a board's print (22 phantoms of
-    # 12 frames) is not read as dice.
+    # The judge cuts most of the phantoms there (a board's print: 42 places read as dice in
+    # these 12 frames without it, 5 with it; 22 before it learned game tokens), never adds
+    # any, and told how many dice were rolled the reader proposes no more than that. Known
+    # from the bare table before the roll, as the table knows it, none of the board's print
+    # is read as dice.
     frames = list(domains(None, frames=12, empty=True)[f"render-{family}"]())
     alone, judged = DiceReader("d6", judge=False), DiceReader("d6")
     phantoms = {"alone": 0, "judged": 0, "empty known": 0}
@@ -434,6 +435,6 @@ def test_on_a_table_nothing_learned_the_judge_adds_no_phantoms_and_the_count_hol
         assert len(told.dice) <= len(truth)
     assert phantoms["judged"] <= phantoms["alone"], phantoms
     if print_:
-        assert phantoms["judged"] >= 10, phantoms
+        assert 1 <= phantoms["judged"] <= phantoms["alone"] // 5, phantoms
         assert phantoms["empty known"] <= 1, phantoms
         assert right["empty known"] >= right["judged"] - 1, right

@@ -75,10 +75,12 @@ def test_told_the_count_a_clear_face_outranks_a_place_like_no_face(monkeypatch) 
 
 @pytest.mark.slow
 def test_told_of_more_dice_than_it_sees_the_reader_looks_again_with_them_larger() -> None:
-    # Cards with art, a table nothing learned: the reader on its own sees six of its seven
-    # dice. Told there are seven, it looks again with the frame larger and reads all seven,
-    # with no phantom.
-    *_, (image, item) = islice(scene_frames("cards", 2, 5), 2)
+    # Cards with art, a table nothing learned: the reader on its own sees one of the two
+    # dice. Told there are two, it looks again with the frame larger and reads both, with
+    # no phantom; without that look it reads one. (The frame this test read before, seven
+    # dice, is read six right and one phantom since the judge learned game tokens, with or
+    # without the look: "What the table knows" in docs/vision.md counts both ways.)
+    *_, (image, item) = islice(scene_frames("cards", 9, 5), 9)
     reader = DiceReader("d6")
 
     def right(dice) -> tuple[int, int]:
@@ -86,12 +88,14 @@ def test_told_of_more_dice_than_it_sees_the_reader_looks_again_with_them_larger(
         return sum(dice[i].face == item.boxes[j].face for i, j in matched.items()), len(extra)
 
     alone = reader.analyse(image)
-    assert len(item.boxes) == 7 and len(alone.dice) == 6 and right(alone.dice) == (6, 0)
-    told = reader.analyse(image, expected=7)
-    assert told.seen == 6 and right(told.dice) == (7, 0)
+    assert len(item.boxes) == 2 and len(alone.dice) == 1 and right(alone.dice) == (1, 0)
+    told = reader.analyse(image, expected=2)
+    assert told.seen == 1 and right(told.dice) == (2, 0)
     # not short of dice: no second look, the same places and faces
-    same = reader.analyse(image, expected=6).dice
+    same = reader.analyse(image, expected=1).dice
     assert [(d.x, d.y, d.face) for d in same] == [(d.x, d.y, d.face) for d in alone.dice]
+    reader._look_again = lambda view, bg, threshold, c, p_die, checked: (c, p_die, checked)
+    assert right(reader.analyse(image, expected=2).dice) == (1, 0)
 
 
 def test_a_blob_that_was_there_before_the_roll_is_not_proposed() -> None:
