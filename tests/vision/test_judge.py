@@ -438,3 +438,42 @@ def test_on_a_table_nothing_learned_the_judge_adds_no_phantoms_and_the_count_hol
         assert 1 <= phantoms["judged"] <= phantoms["alone"] // 5, phantoms
         assert phantoms["empty known"] <= 1, phantoms
         assert right["empty known"] >= right["judged"] - 1, right
+
+
+def test_the_judge_can_weigh_one_family_s_places_less(tmp_path) -> None:
+    # ``--weigh tokens=0.4`` (the shipped d6 judge): a family whose places pull the judge
+    # against the others' dice counts for less in the fit; a name nothing was mined for is
+    # refused, not silently ignored.
+    import subprocess
+    import sys
+
+    rng = np.random.default_rng(0)
+    n, width = 600, 96 + 24 + len(EXTRA)
+    cache = {}
+    for part in ("train", "calib"):
+        x = rng.normal(size=(n, width)).astype(np.float32)
+        tags = np.array(["wood|"] * (n // 2) + ["tokens|"] * (n // 2))
+        y = np.where(tags == "wood|", x[:, 0] > 0, x[:, 0] < 0).astype(int)  # at odds
+        cache.update({f"{part}_x": x, f"{part}_y": y, f"{part}_tag": tags,
+                      f"{part}_logits": rng.normal(size=(n, 7)).astype(np.float32),
+                      f"{part}_face": np.where(y == 1, rng.integers(0, 6, n), -1),
+                      f"{part}_heat": rng.uniform(0.2, 1.0, n)})
+    np.savez(tmp_path / "cache.npz", **cache)
+    script = Path(__file__).resolve().parents[2] / "calibration" / "train_judge.py"
+
+    def weight_of_x0(*extra: str) -> float:
+        out = tmp_path / "judge.json"
+        run = subprocess.run([sys.executable, str(script), "--cache", str(tmp_path / "cache.npz"),
+                              "--out", str(out), "--hidden", "0", "--steps", "300", *extra],
+                             capture_output=True, text=True)
+        assert run.returncode == 0, run.stderr
+        data = json.loads(out.read_text(encoding="utf-8"))
+        return data["layers"][0][0][0][0]
+
+    even = weight_of_x0()
+    assert weight_of_x0("--weigh", "tokens=0.1") > even + 0.5  # wood's dice win
+    assert weight_of_x0("--weigh", "wood=0.1") < even - 0.5  # the tokens' pull wins
+    run = subprocess.run([sys.executable, str(script), "--cache", str(tmp_path / "cache.npz"),
+                          "--out", str(tmp_path / "x.json"), "--weigh", "marble=0.5"],
+                         capture_output=True, text=True)
+    assert run.returncode != 0 and "no mined places" in run.stderr
