@@ -190,11 +190,11 @@ def fit(cache: dict, args, faces: list[str]) -> tuple[dict, dict]:
     # Each source weighs as much in all as its share of frames: photos and scenes alike.
     weight = np.ones(len(y))
     for name, w in (args.weigh or []):
-        rows = left_out(cache["train_tag"][~drop_tr], name)
+        rows = left_out(cache["train_tag"], name)
         if not rows.any():
             raise SystemExit(f"--weigh {name}={w}: no mined places of that table family or "
                              "shoot (a learned family, or shoot-1 / shoot-2)")
-        weight[rows] = w
+        weight[rows[~drop_tr]] = w  # (none left when it is the domain left out)
     mean, scale, layers = fit_layers(x, y, weight, hidden=args.hidden, l2=args.l2,
                                      steps=args.steps, seed=args.seed)
     xc, yc = cache["calib_x"][~drop_ca], cache["calib_y"][~drop_ca]

@@ -473,6 +473,9 @@ def test_the_judge_can_weigh_one_family_s_places_less(tmp_path) -> None:
     even = weight_of_x0()
     assert weight_of_x0("--weigh", "tokens=0.1") > even + 0.5  # wood's dice win
     assert weight_of_x0("--weigh", "wood=0.1") < even - 0.5  # the tokens' pull wins
+    # the leave-one-domain-out protocol may leave out the family it weighs
+    left = weight_of_x0("--weigh", "tokens=0.1", "--leave-out", "tokens")
+    assert left == weight_of_x0("--leave-out", "tokens") > even + 0.5
     run = subprocess.run([sys.executable, str(script), "--cache", str(tmp_path / "cache.npz"),
                           "--out", str(tmp_path / "x.json"), "--weigh", "marble=0.5"],
                          capture_output=True, text=True)
