@@ -72,6 +72,12 @@ def extra_dice(dice, truth) -> int:
     return len(unmatched)
 
 
+def dice_right(dice, truth) -> int:
+    """Dice of ``truth`` read with their face, where they lie (within half a side)."""
+    return sum(any(d.face == t.face and abs(d.x - t.x) < t.side / 2
+                   and abs(d.y - t.y) < t.side / 2 for d in dice) for t in truth)
+
+
 def read_speckled(reader, tray: SyntheticTray, seed: int, frames: int = 12
                   ) -> tuple[int, int, int]:
     """Read ``frames`` renders of three dice with four clusters of specks each; returns

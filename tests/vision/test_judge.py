@@ -27,7 +27,7 @@ from companion.vision.labeled import Box, LabeledImage
 from companion.vision.scenes import FAMILIES, HELD_SEEDS, SceneDie, SceneMaker
 from companion.vision.targets import pooled
 
-from .conftest import extra_dice
+from .conftest import dice_right, extra_dice
 
 
 def test_scenes_are_reproducible_by_seed_and_cover_every_family() -> None:
@@ -268,9 +268,7 @@ def test_a_title_s_judge_turns_down_an_empty_table_and_keeps_its_dice(
         for name, reader in (("alone", alone), ("judged", judged)):
             got = reader.read(scene.image)
             extra[name] += extra_dice(got, scene.dice)
-            right[name] += sum(any(d.face == t.face and abs(d.x - t.x) < t.side / 2
-                                   and abs(d.y - t.y) < t.side / 2 for d in got)
-                               for t in scene.dice)
+            right[name] += dice_right(got, scene.dice)
     assert right["judged"] >= right["alone"] - 1 and right["judged"] >= 12, right
     assert extra["judged"] <= extra["alone"], extra
 

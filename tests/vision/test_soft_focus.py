@@ -8,26 +8,27 @@ from companion.vision import DiceReader
 from companion.vision import reader as reader_module
 from companion.vision.synth import SyntheticTray
 
+from .conftest import dice_right
+
 
 def test_the_faces_of_a_tray_out_of_focus_are_read_sharpened(monkeypatch) -> None:
     # A blur of 3 pixels on dice about 50 wide (a camera module focused on the far wall):
     # of these 60 dice, 55 are found (the blur leaves the others too faint, or the judge
     # turns them down: 58 before it learned game tokens); read again on the frame sharpened,
     # every face found is read right, 53 without that.
-    def dice_right() -> int:
+    def read_blurred() -> int:
         reader = DiceReader("d6")
         right = 0
         for seed in range(700, 712):
             tray = SyntheticTray("d6", width=640, height=480, seed=seed)
             image, truth = tray.render(n_dice=5, touching=0.0)
             dice = reader.analyse(cv2.GaussianBlur(image, (0, 0), 3.0)).dice
-            right += sum(any(d.face == t.face and abs(d.x - t.x) < t.side / 2
-                             and abs(d.y - t.y) < t.side / 2 for d in dice) for t in truth)
+            right += dice_right(dice, truth)
         return right
 
-    sharpened = dice_right()
+    sharpened = read_blurred()
     monkeypatch.setattr(reader_module, "SOFT", 0.0)  # never read again sharpened
-    assert sharpened >= 55 and sharpened >= dice_right() + 2, sharpened
+    assert sharpened >= 55 and sharpened >= read_blurred() + 2, sharpened
 
 
 def test_only_dice_out_of_focus_are_read_again() -> None:
