@@ -37,7 +37,7 @@ from dataclasses import dataclass, field, replace
 import cv2
 import numpy as np
 
-from .faces import FACE_SETS, draw_face, draw_pips
+from .faces import _ADVANCE, FACE_SETS, _arc, draw_face, draw_pips
 from .labeled import LabeledImage
 from .solid import Camera, draw_cube
 
@@ -480,15 +480,9 @@ def stone(h: int, w: int, rng: np.random.Generator) -> np.ndarray:
     return img
 
 
-def _arc(cx: float, cy: float, rx: float, ry: float, a0: float, a1: float, n: int = 12
-         ) -> list[tuple[float, float]]:
-    t = np.radians(np.linspace(a0, a1, n))
-    return [(cx + rx * np.cos(a), cy + ry * np.sin(a)) for a in t]
-
-
 # A token's lettering: glyphs of its own (0, 1, 6, 7, 9 and a few letters and signs), apart
 # from the faces' numerals (2-5, 8, B: ``faces.draw_text``) and from any OpenCV font (whose
-# lettering changed with OpenCV 5), in a box 0.6 wide and 1 high.
+# lettering changed with OpenCV 5), in the same box as theirs: 0.6 wide and 1 high.
 _SIX = [(0.52, 0.05), (0.28, 0.02), (0.1, 0.2), (0.02, 0.5),
         *_arc(0.3, 0.72, 0.28, 0.28, 180, 540, 24)]
 _GLYPHS = {
@@ -511,11 +505,11 @@ def _lettering(img: np.ndarray, text: str, ink, height: float, thick: int,
     little at random (print of many styles)."""
     s = img.shape[0]
     slant, wide = rng.uniform(-0.25, 0.25), rng.uniform(0.7, 1.3)
-    width = (0.8 * (len(text) - 1) + 0.6) * height * wide
+    width = (_ADVANCE * (len(text) - 1) + 0.6) * height * wide
     x0, y0 = (s - width) / 2, (s - height) / 2
     for i, ch in enumerate(text):
         for stroke in _GLYPHS[ch]:
-            pts = np.array([[x0 + (i * 0.8 + x + slant * (0.5 - y)) * height * wide,
+            pts = np.array([[x0 + (i * _ADVANCE + x + slant * (0.5 - y)) * height * wide,
                              y0 + y * height] for x, y in stroke])
             cv2.polylines(img, [np.round(pts * 16).astype(np.int32)], False, ink, thick,
                           cv2.LINE_AA, shift=4)
