@@ -18,7 +18,7 @@ from .classify import (
     TemplateClassifier,
     nearest_colour,
 )
-from .crops import as_read, die_crop, sharpened, sharpness, stretched, washed_out
+from .crops import die_crop, sharpened, sharpness
 from .dataset import CROP, MARGIN
 from .defaults import default_profile
 from .detect import Blob, Detection, find_dice
@@ -243,7 +243,7 @@ class DiceReader:
         if self.facenet is None:
             self._read_for_judge()
         # the places a judged read weighs, weaker ones included: the judge is mined on them
-        return self._judged(as_read(self._view(frame)), min(self.finder.threshold, JUDGED_HEAT))
+        return self._judged(self._view(frame), min(self.finder.threshold, JUDGED_HEAT))
 
     def _read_for_judge(self) -> None:
         """Read places as a judge needs them (and as it was mined): the face network's
@@ -357,11 +357,9 @@ class DiceReader:
         """
         t0 = time.perf_counter()
         view = self._view(frame)
-        gain, mid = washed_out(view)
-        view = stretched(view, gain, mid)
         bg = None
         if background is not None and background.shape[:2] == frame.shape[:2]:
-            bg = stretched(self._view(background), gain, mid)  # as the frame, to compare
+            bg = self._view(background)
         if self.judge is not None:
             picked, seen, side, obstruction = self._pick_judged(view, expected, bg)
         else:
