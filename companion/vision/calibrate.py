@@ -26,7 +26,7 @@ import numpy as np
 from .centres import MODEL as FINDER_MODEL
 from .centres import CentreFinder, fit_heat, locate_dice
 from .classify import MODELS, NONE, FeatureNet, body_bgr, body_lab, fit_head, template_of
-from .crops import die_crop
+from .crops import as_read, die_crop
 from .dataset import CROP, MARGIN, jittered_crop, match_blobs, speckled_table
 from .faces import FACE_SETS
 from .labeled import LabelError, load_labeled_dir
@@ -165,6 +165,7 @@ def learn_profile(folder: str | Path, dice: str | None = None,
         image = cv2.imread(str(item.image))
         if image is None:
             raise LabelError(f"{item.image}: cannot be decoded as an image")
+        image = as_read(image)  # a washed-out photo taught as it will be read
         blobs = locate_dice(image, located_by)
         windows = _die_windows(blobs, item.boxes)
         for box, (cx, cy, side, angle) in zip(item.boxes, windows, strict=True):

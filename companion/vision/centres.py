@@ -23,6 +23,7 @@ from pathlib import Path
 import cv2
 import numpy as np
 
+from .crops import as_read
 from .detect import Blob, Detection, find_dice, obstruction_share, refine_blobs
 from .dnn import read_onnx
 from .labeled import LabeledImage, match_blobs
@@ -574,7 +575,7 @@ def _imread(item: LabeledImage) -> np.ndarray:
     image = cv2.imread(str(item.image), cv2.IMREAD_COLOR)
     if image is None:
         raise ValueError(f"{item.image}: cannot be decoded as an image")
-    return image
+    return as_read(image)  # as the reader will read it
 
 
 def _dice_side(peaks: list[tuple[float, ...]], which: int) -> float:

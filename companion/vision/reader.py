@@ -18,10 +18,10 @@ from .classify import (
     TemplateClassifier,
     nearest_colour,
 )
-from .crops import die_crop, sharpened, sharpness
+from .crops import as_read, die_crop, sharpened, sharpness, stretched, washed_out
 from .dataset import CROP, MARGIN
 from .defaults import default_profile
-from .detect import Blob, Detection, find_dice
+from .detect import Blob, Detection, find_dice, obstruction_share
 from .faces import FACE_SETS, face_set
 from .judge import FaceNet, Judge, context_batch, judge_inputs
 from .profile import DiceProfile
@@ -243,7 +243,7 @@ class DiceReader:
         if self.facenet is None:
             self._read_for_judge()
         # the places a judged read weighs, weaker ones included: the judge is mined on them
-        return self._judged(self._view(frame), min(self.finder.threshold, JUDGED_HEAT))
+        return self._judged(as_read(self._view(frame)), min(self.finder.threshold, JUDGED_HEAT))
 
     def _read_for_judge(self) -> None:
         """Read places as a judge needs them (and as it was mined): the face network's
@@ -356,15 +356,23 @@ class DiceReader:
         size as ``frame``): a blob that was there already is not a die.
         """
         t0 = time.perf_counter()
-        view = self._view(frame)
+        came = self._view(frame)
+        gain, mid = washed_out(came)
+        view = stretched(came, gain, mid)
         bg = None
         if background is not None and background.shape[:2] == frame.shape[:2]:
-            bg = self._view(background)
+            bg = stretched(self._view(background), gain, mid)  # as the frame, to compare
         if self.judge is not None:
             picked, seen, side, obstruction = self._pick_judged(view, expected, bg)
         else:
             picked, seen, side, obstruction = self._pick_plain(view, expected, bg)
         h, w = view.shape[:2]
+        if not picked:
+            # No die: the places weighed were the table's texture and say nothing of the
+            # dice's size (on a stretched plain tray, a third of a die). A hand is measured
+            # against the size the finder assumes when it knows none, on the frame as it came.
+            side = self.die_side or min(h, w) / 20.0
+            obstruction = obstruction_share(came, side)
         dice = []
         for blob, ok, crop, face, conf in picked:
             if self.colours and not ok:

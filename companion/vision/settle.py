@@ -9,7 +9,7 @@ emitted once; the next one needs the scene to change first.
 from __future__ import annotations
 
 import time
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import cv2
 import numpy as np
@@ -217,6 +217,7 @@ class SettleWatcher:
         self._frame: np.ndarray | None = None
         self._before_roll = False  # a roll was announced and nothing has moved yet
         self._index = 0
+        self._dice_side: float | None = None  # the side of the dice last seen
         # The last frame read, with what the reader was told and what it gave: a frame
         # identical to it, told the same, reads the same (a still picture from a file or a
         # render; a camera's sensor noise never repeats a frame exactly).
@@ -275,6 +276,13 @@ class SettleWatcher:
         else:
             result = self.reader.analyse(frame, **told)
             self._read = (frame.copy(), self.expected, bg, result)
+        if result.dice:
+            self._dice_side = result.die_side
+        elif self._dice_side is not None and result.die_side != self._dice_side:
+            # A tray with no dice says nothing of their size (the reader's guess comes from
+            # the table's texture): the dice just lifted away are measured by the dice last
+            # seen, or their leaving looks like a hand.
+            result = replace(result, die_side=self._dice_side)
         side = max(result.die_side, 1.0)
         still = motion <= self.settler.still * side * side
         covered = self.obstruction.feed(frame, side, still)

@@ -98,3 +98,22 @@ def read_speckled(reader, tray: SyntheticTray, seed: int, frames: int = 12
 def labeled_d6(tmp_path: Path) -> Path:
     tray = SyntheticTray("d6", seed=11)
     return write_labeled(tmp_path / "d6set", tray, 6, list(FACE_SETS["d6"].faces), n_dice=5)
+
+
+def tray_before_and_after(seed: int = 5):
+    """A tray holding one die (lying there before the roll) and, after the roll, the same
+    tray with three more dice: patches of another render of the same table and light."""
+    tray = SyntheticTray("d6", seed=seed, keep_scene=True)
+    before, old = tray.render(n_dice=1, touching=0.0, glare=0.0)
+    other, new = tray.render(n_dice=6, touching=0.0, glare=0.0)
+    after = before.copy()
+    added = []
+    for d in new:
+        if np.hypot(d.x - old[0].x, d.y - old[0].y) < 2.5 * d.side or len(added) == 3:
+            continue
+        r = int(d.side)
+        ys, xs = slice(int(d.y) - r, int(d.y) + r), slice(int(d.x) - r, int(d.x) + r)
+        after[ys, xs] = other[ys, xs]
+        added.append(d)
+    assert len(added) == 3
+    return before, after, old, added

@@ -9,7 +9,7 @@ import cv2
 import numpy as np
 import pytest
 
-from companion.vision import DiceProfile, DiceReader, ProfileError, SyntheticTray, bench
+from companion.vision import DiceProfile, DiceReader, ProfileError, SyntheticTray, bench, crops
 from companion.vision.calibrate import learn_profile
 from companion.vision.centres import CentreFinder, fit_heat, network_heat
 from companion.vision.dataset import match_blobs
@@ -20,6 +20,17 @@ from companion.vision.labeled import load_labeled_dir
 from .conftest import write_labeled
 
 D6 = list(FACE_SETS["d6"].faces)
+
+
+@pytest.fixture(autouse=True, scope="module")
+def frames_as_they_come():
+    """The pale table is read as it comes, not stretched: stretched (``crops.washed_out``)
+    the shipped finder finds 154 of its 160 dice itself and the reader reads 84 % of them
+    (27 % as they come), so there would be nothing left to teach. A table the finder does
+    not know for another reason is taught the same way."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(crops, "WASHED_OUT", 0.0)
+        yield
 
 
 def washed_out(image: np.ndarray) -> np.ndarray:

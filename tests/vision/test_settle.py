@@ -5,7 +5,7 @@ from __future__ import annotations
 import numpy as np
 import pytest
 
-from companion.vision import DiceReader, Settler, SettleWatcher, SyntheticSource
+from companion.vision import DiceReader, Settler, SettleWatcher, SyntheticSource, SyntheticTray
 from companion.vision.reader import FrameResult
 from companion.vision.types import Die
 
@@ -153,3 +153,18 @@ def test_a_frame_identical_to_the_last_one_read_is_not_read_again() -> None:
     assert len(reads) == 3
     watcher.feed(_noisy(image, np.random.default_rng(1)))  # a camera's next frame
     assert len(reads) == 4
+
+
+def test_dice_lifted_off_under_a_close_camera_are_not_a_hand() -> None:
+    # Dice over a hundred pixels across; the empty tray tells nothing of their size and the
+    # reader then assumes a twentieth of the frame. The watcher measures the dice being lifted
+    # away by the dice it last saw: at the assumed size they were a hand, and the table did
+    # not settle on the empty tray.
+    tray = SyntheticTray("d6", seed=2, keep_scene=True, die_side=(0.19, 0.2))
+    watcher = SettleWatcher(DiceReader("d6"), Settler(emit_empty=True))
+    for faces in (["3", "5"], [], ["2", "4"], []):
+        image, _ = tray.render(faces=faces)
+        readings = [r for r in (watcher.feed(image) for _ in range(6)) if r is not None]
+        assert watcher.settler.state == "settled", (faces, watcher.settler.state)
+        assert len(readings) == 1 and sorted(d.face for d in readings[0].dice) == faces
+        assert watcher.last.die_side > 100 and watcher.last.obstruction == 0.0

@@ -173,10 +173,11 @@ def test_dice_under_flat_light_are_read() -> None:
         faces = sorted(d.face for d in reader.read(image))
         total += len(truth)
         right += sum(min(faces.count(f), [t.face for t in truth].count(f)) for f in set(faces))
-    # 95.3 % with the face network taught on dice seen at a slant, 97.5 % before it (with
-    # the scenes' mirrored copies marked), 96.0 % before that, 97.5 % before the scenes
+    # 100 % since a washed-out frame is read stretched (test_washed_out.py); before, 95.3 %
+    # with the face network taught on dice seen at a slant, 97.5 % before it (with the
+    # scenes' mirrored copies marked), 96.0 % before that, 97.5 % before the scenes
     # (docs/vision.md); without the faces taught under flat light, 86 %.
-    assert right / total >= 0.95, (right, total)
+    assert right / total >= 0.99, (right, total)
 
 
 def test_glare_streak_is_a_thin_bright_line() -> None:

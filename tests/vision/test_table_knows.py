@@ -17,30 +17,11 @@ from companion.vision.detect import Blob
 from companion.vision.domains import scene_frames
 from companion.vision.labeled import match_blobs
 
-from .conftest import extra_dice
-
-
-def _scene(seed: int = 5):
-    """A tray holding one die (lying there before the roll) and, after the roll, the same
-    tray with three more dice: patches of another render of the same table and light."""
-    tray = SyntheticTray("d6", seed=seed, keep_scene=True)
-    before, old = tray.render(n_dice=1, touching=0.0, glare=0.0)
-    other, new = tray.render(n_dice=6, touching=0.0, glare=0.0)
-    after = before.copy()
-    added = []
-    for d in new:
-        if np.hypot(d.x - old[0].x, d.y - old[0].y) < 2.5 * d.side or len(added) == 3:
-            continue
-        r = int(d.side)
-        ys, xs = slice(int(d.y) - r, int(d.y) + r), slice(int(d.x) - r, int(d.x) + r)
-        after[ys, xs] = other[ys, xs]
-        added.append(d)
-    assert len(added) == 3
-    return before, after, old, added
+from .conftest import extra_dice, tray_before_and_after
 
 
 def test_told_the_count_the_reader_proposes_that_many_and_says_what_it_saw() -> None:
-    _, after, old, added = _scene()
+    _, after, old, added = tray_before_and_after()
     reader = DiceReader("d6")
     alone = reader.analyse(after)
     assert len(alone.dice) == 4 and alone.expected is None and not alone.count_differs
@@ -55,7 +36,7 @@ def test_told_the_count_the_reader_proposes_that_many_and_says_what_it_saw() -> 
 def test_told_the_count_a_clear_face_outranks_a_place_like_no_face(monkeypatch) -> None:
     # Print on a board can look a little like a die and like no face at all: told the count,
     # the reader takes the places most surely read (a die, and its face), not the most die-like.
-    _, after, _, _ = _scene()
+    _, after, _, _ = tray_before_and_after()
     reader = DiceReader("d6")
     c = reader._judged(reader._view(after))
     assert len(c.p_die) >= 2
@@ -99,7 +80,7 @@ def test_told_of_more_dice_than_it_sees_the_reader_looks_again_with_them_larger(
 
 
 def test_a_blob_that_was_there_before_the_roll_is_not_proposed() -> None:
-    before, after, old, added = _scene()
+    before, after, old, added = tray_before_and_after()
     reader = DiceReader("d6")
     result = reader.analyse(after, background=before)
     assert len(result.dice) == 3
@@ -108,7 +89,7 @@ def test_a_blob_that_was_there_before_the_roll_is_not_proposed() -> None:
 
 
 def test_the_watcher_learns_the_tray_before_an_announced_roll() -> None:
-    before, after, old, added = _scene()
+    before, after, old, added = tray_before_and_after()
     watcher = SettleWatcher(DiceReader("d6"), Settler(frames=2))
     watcher.expect(3)
     for _ in range(3):
@@ -123,7 +104,7 @@ def test_the_watcher_learns_the_tray_before_an_announced_roll() -> None:
 
 
 def test_the_watcher_says_when_it_sees_another_number_than_rolled() -> None:
-    before, after, _, _ = _scene()
+    before, after, _, _ = tray_before_and_after()
     watcher = SettleWatcher(DiceReader("d6"), Settler(frames=2))
     watcher.expect(2)
     for _ in range(2):
@@ -156,7 +137,7 @@ def test_expect_refuses_a_count_that_is_not_one() -> None:
 
 
 def test_read_expect_on_the_command_line(tmp_path) -> None:
-    _, after, _, _ = _scene()
+    _, after, _, _ = tray_before_and_after()
     path = tmp_path / "tray.png"
     cv2.imwrite(str(path), after)
     out = subprocess.run([sys.executable, "-m", "companion", "read", "--expect", "3",
@@ -173,7 +154,7 @@ def test_read_expect_on_the_command_line(tmp_path) -> None:
 def test_read_empty_on_the_command_line(tmp_path, capsys) -> None:
     from companion.cli import main
 
-    before, after, old, _ = _scene()
+    before, after, old, _ = tray_before_and_after()
     for name, image in (("before", before), ("after", after), ("small", before[:200, :200])):
         cv2.imwrite(str(tmp_path / f"{name}.png"), image)
 
