@@ -352,6 +352,8 @@ def test_demo_prints_a_winner_and_journal_list_export_and_is_reproducible(
     last = next(line for line in out.splitlines() if line.startswith("Game over: "))
     winner = last.removeprefix("Game over: ").split(" wins after ")[0]
     assert winner in ("Marty", "Doc")
+    # every roll read by the camera as it settled: none nudged, none entered by hand
+    assert "(0 nudged after a misread" in last and "0 rolls entered with the buttons" in last
     assert (frames / "screens.gif").exists() and len(list(frames.glob("frame_*.png"))) > 50
 
     assert main(["journal", "list", "--journal", str(path)]) == 0

@@ -220,6 +220,14 @@ class DiceReader:
         if frame is None or not isinstance(frame, np.ndarray) or frame.ndim not in (2, 3) \
                 or frame.size == 0:
             raise ValueError("not an image (empty or unreadable frame)")
+        if frame.dtype != np.uint8:
+            raise ValueError(f"a frame holds 8-bit pixels (uint8), not {frame.dtype}: scale it to "
+                             "0-255 and convert it first (e.g. cv2.convertScaleAbs)")
+        if frame.ndim == 3 and frame.shape[2] == 1:
+            frame = frame[..., 0]
+        if frame.ndim == 3 and frame.shape[2] not in (3, 4):
+            raise ValueError(f"a frame has 1, 3 or 4 colour channels (grey, BGR, BGRA), not "
+                             f"{frame.shape[2]}")
         if frame.ndim == 2:
             import cv2
 

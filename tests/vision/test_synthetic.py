@@ -116,6 +116,15 @@ def test_bad_frames_are_refused_with_a_message() -> None:
     # Grey or BGRA frames are accepted.
     assert reader.read(np.full((120, 160), 128, np.uint8)) == []
     assert reader.read(np.full((120, 160, 4), 128, np.uint8)) == []
+    assert reader.read(np.full((120, 160, 1), 128, np.uint8)) == []
+    # Pixels of another depth (a 16-bit camera, floats from other code) or two channels are
+    # refused with what to do, not a failure deep inside OpenCV.
+    for frame in (np.full((120, 160, 3), 128.0, np.float32), np.full((120, 160), 300, np.uint16),
+                  np.zeros((120, 160, 3), bool)):
+        with pytest.raises(ValueError, match=f"8-bit pixels .uint8., not {frame.dtype}"):
+            reader.analyse(frame)
+    with pytest.raises(ValueError, match="1, 3 or 4 colour channels"):
+        reader.analyse(np.zeros((120, 160, 2), np.uint8))
 
 
 def test_lettering_does_not_depend_on_opencv_fonts(monkeypatch: pytest.MonkeyPatch) -> None:
