@@ -147,6 +147,7 @@ def annotate(image, dice, path: Path) -> None:
 
 
 def cmd_read(args: argparse.Namespace) -> int:
+    from .crops import WASHED_OUT, grey_spread
     from .reader import SMALL_SIDE, SMALLEST_READ
     from .sources import FrameError, load_image
 
@@ -193,6 +194,11 @@ def cmd_read(args: argparse.Namespace) -> int:
             out["seen"] = result.seen
         if result.obstruction > 0.01:
             out["obstruction"] = round(result.obstruction, 3)
+        spread, _ = grey_spread(image)
+        if spread < WASHED_OUT:
+            out["light"] = (f"a washed-out photo: its grey spreads over {spread:.0f} levels "
+                            f"(under {WASHED_OUT:.0f}), so it was read with its contrast "
+                            "stretched; more light on the tray reads the dice more surely")
         if result.dice and result.die_side < SMALL_SIDE:
             out["note"] = (f"the dice are about {result.die_side:.0f} pixels across: under "
                            f"{SMALL_SIDE:.0f} a die is read only when the reader is sure, under "

@@ -81,20 +81,27 @@ def sharpened(image: np.ndarray, sigma: float = 2.0, amount: float = 1.0) -> np.
     return cv2.addWeighted(image, 1.0 + amount, blurred, -amount, 0)
 
 
-def washed_out(view: np.ndarray) -> tuple[float, float]:
-    """``(gain, mean grey)`` that stretch a washed-out frame (``WASHED_OUT``); gain 1 for
-    any other. The extremes are the 0.5th and 99.5th percentiles of its grey, every fourth
-    pixel: one hot pixel or speck does not make a flat frame look contrasty."""
+def grey_spread(view: np.ndarray) -> tuple[float, float]:
+    """``(spread, mean)`` of a frame's grey (BGR, BGRA or grey): the levels between its
+    0.5th and 99.5th percentiles, every fourth pixel (one hot pixel or speck does not make a
+    flat frame look contrasty), and their mean."""
     h, w = view.shape[:2]
     small = cv2.resize(view, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_NEAREST)
-    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
+    grey = small if small.ndim == 2 else cv2.cvtColor(
+        small, cv2.COLOR_BGRA2GRAY if small.shape[2] == 4 else cv2.COLOR_BGR2GRAY)
     # percentiles from the histogram: a third of np.percentile's time
     below = np.cumsum(np.bincount(grey.ravel(), minlength=256))
     lo, hi = np.searchsorted(below, (0.005 * below[-1], 0.995 * below[-1]))
-    spread = float(hi - lo)
+    return float(hi - lo), float(grey.mean())
+
+
+def washed_out(view: np.ndarray) -> tuple[float, float]:
+    """``(gain, mean grey)`` that stretch a washed-out frame (``WASHED_OUT``); gain 1 for
+    any other."""
+    spread, mean = grey_spread(view)
     if spread >= WASHED_OUT:
         return 1.0, 0.0
-    return min(MAX_GAIN, STRETCHED / max(spread, 1.0)), float(grey.mean())
+    return min(MAX_GAIN, STRETCHED / max(spread, 1.0)), mean
 
 
 def stretched(image: np.ndarray, gain: float, mid: float) -> np.ndarray:

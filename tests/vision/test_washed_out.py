@@ -104,3 +104,18 @@ def test_dice_lifted_off_a_plain_tray_leave_it_settled_and_empty(seed) -> None:
         assert len(read) == 1 and sorted(d.face for d in read[0].dice) == sorted(faces)
         assert watcher.last.obstruction == 0.0
     assert washed_out(tray.read().image)[0] > 1.0  # the empty tray was stretched
+
+
+def test_read_on_the_command_line_says_a_photo_is_washed_out(tmp_path, capsys) -> None:
+    import json
+
+    from companion.cli import main
+
+    image, truth = SyntheticTray("d6", seed=1001).render(n_dice=4, touching=0.0)
+    cv2.imwrite(str(tmp_path / "lit.png"), image)
+    cv2.imwrite(str(tmp_path / "dim.png"), flat(image, 0.2))
+    assert main(["read", str(tmp_path / "lit.png"), str(tmp_path / "dim.png")]) == 0
+    lit, dim = (json.loads(line) for line in capsys.readouterr().out.splitlines())
+    assert "light" not in lit
+    assert "washed-out photo" in dim["light"] and "more light on the tray" in dim["light"]
+    assert sorted(d["face"] for d in dim["dice"]) == sorted(t.face for t in truth)
