@@ -178,9 +178,10 @@ class CentreFinder:
                         side.tolist(), heat[iy, ix].tolist(), strict=True))
 
     def find(self, image: np.ndarray, die_side: float | None = None,
-             threshold: float | None = None) -> Detection:
+             threshold: float | None = None, cover: bool = True) -> Detection:
         """The dice in ``image``: centres whose heat is over ``threshold`` (by default the
-        finder's own), one per die."""
+        finder's own), one per die. ``cover``: measure the share of the frame a hand covers
+        (0 when not; the reader measures it once a frame itself)."""
         if image is None or image.ndim != 3 or image.size == 0:
             raise ValueError("finding dice needs a colour (BGR) image")
         if die_side:
@@ -238,7 +239,8 @@ class CentreFinder:
             for k, p in enumerate(peaks):
                 if closer.get(p) is not None:
                     features[k] = closer[p]
-        return Detection(blobs, side, obstruction_share(image, side), features=features)
+        return Detection(blobs, side, obstruction_share(image, side) if cover else 0.0,
+                         features=features)
 
     def _whole_dice(self, image: np.ndarray, scale: float, kept: list[tuple[float, ...]],
                     weak: list[tuple[float, ...]], closer: dict

@@ -82,13 +82,12 @@ def sharpened(image: np.ndarray, sigma: float = 2.0, amount: float = 1.0) -> np.
 
 
 def grey_spread(view: np.ndarray) -> tuple[float, float]:
-    """``(spread, mean)`` of a frame's grey (BGR, BGRA or grey): the levels between its
+    """``(spread, mean)`` of a BGR frame's grey: the levels between its
     0.5th and 99.5th percentiles, every fourth pixel (one hot pixel or speck does not make a
     flat frame look contrasty), and their mean."""
     h, w = view.shape[:2]
     small = cv2.resize(view, (max(1, w // 4), max(1, h // 4)), interpolation=cv2.INTER_NEAREST)
-    grey = small if small.ndim == 2 else cv2.cvtColor(
-        small, cv2.COLOR_BGRA2GRAY if small.shape[2] == 4 else cv2.COLOR_BGR2GRAY)
+    grey = cv2.cvtColor(small, cv2.COLOR_BGR2GRAY)
     # percentiles from the histogram: a third of np.percentile's time
     below = np.cumsum(np.bincount(grey.ravel(), minlength=256))
     lo, hi = np.searchsorted(below, (0.005 * below[-1], 0.995 * below[-1]))

@@ -114,7 +114,6 @@ class Candidates:
     p_die: np.ndarray
     p_faces: np.ndarray
     die_side: float
-    obstruction: float
 
 
 class DiceReader:
@@ -281,7 +280,7 @@ class DiceReader:
     def _judged(self, view: np.ndarray, threshold: float | None = None,
                 die_side: float | None = None) -> Candidates:
         assert self.facenet is not None and self.finder is not None
-        det = self.finder.find(view, die_side or self.die_side, threshold)
+        det = self.finder.find(view, die_side or self.die_side, threshold, cover=False)
         c = self._read_places(view, det, det.die_side)
         # (no judge while one is being mined: ``candidates``)
         dice = c.p_die >= self.judge.die_below if self.judge is not None else []
@@ -313,8 +312,7 @@ class DiceReader:
         if self.judge is not None and blobs:
             p_die = self.judge.p_die(inputs)
             p_faces = self.judge.p_faces(logits)
-        return Candidates(blobs, refined, crops, inputs, logits, p_die, p_faces, side,
-                          det.obstruction)
+        return Candidates(blobs, refined, crops, inputs, logits, p_die, p_faces, side)
 
     def _read_faces(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
         """The face network's features and logits for ``crops``."""
@@ -371,16 +369,17 @@ class DiceReader:
         if background is not None and background.shape[:2] == frame.shape[:2]:
             bg = stretched(self._view(background), gain, mid)  # as the frame, to compare
         if self.judge is not None:
-            picked, seen, side, obstruction = self._pick_judged(view, expected, bg)
+            picked, seen, side = self._pick_judged(view, expected, bg)
         else:
-            picked, seen, side, obstruction = self._pick_plain(view, expected, bg)
+            picked, seen, side = self._pick_plain(view, expected, bg)
         h, w = view.shape[:2]
         if not picked:
             # No die: the places weighed were the table's texture and say nothing of the
-            # dice's size (on a stretched plain tray, a third of a die). A hand is measured
-            # against the size the finder assumes when it knows none, on the frame as it came.
+            # dice's size (on a stretched plain tray, a third of a die): the size the finder
+            # assumes when it knows none.
             side = self.die_side or min(h, w) / 20.0
-            obstruction = obstruction_share(came, side)
+        # A hand is measured in dice, once a frame, on the frame as it came.
+        obstruction = obstruction_share(came, side)
         dice = []
         for blob, ok, crop, face, conf in picked:
             if self.colours and not ok:
@@ -414,7 +413,7 @@ class DiceReader:
                            seen if expected is not None else None)
 
     def _pick_judged(self, view: np.ndarray, expected: int | None,
-                     bg: np.ndarray | None) -> tuple[list, int, float, float]:
+                     bg: np.ndarray | None) -> tuple[list, int, float]:
         assert self.judge is not None
         threshold = min(self.finder.threshold, JUDGED_HEAT)
         c = self._judged(view, threshold)
@@ -463,7 +462,7 @@ class DiceReader:
             (blob, ok), crop = c.fitted[i], c.crops[i]
             j = int(np.argmax(c.p_faces[i]))
             out.append((blob, ok, crop, self.set.faces[j], float(sure[i] * c.p_faces[i, j])))
-        return out, seen, c.die_side, c.obstruction
+        return out, seen, c.die_side
 
     def _look_again(self, view: np.ndarray, bg: np.ndarray | None, threshold: float,
                     c: Candidates, p_die: np.ndarray, checked: np.ndarray
@@ -502,8 +501,8 @@ class DiceReader:
         return p_die, checked
 
     def _pick_plain(self, view: np.ndarray, expected: int | None,
-                    bg: np.ndarray | None) -> tuple[list, int, float, float]:
-        det = (self.finder.find(view, self.die_side) if self.finder is not None
+                    bg: np.ndarray | None) -> tuple[list, int, float]:
+        det = (self.finder.find(view, self.die_side, cover=False) if self.finder is not None
                else find_dice(view, self.die_side))
         refined = self._facing_up(fit_blobs(view, det.blobs, det.die_side))
         crops = [die_crop(view, b.cx, b.cy, min(b.w, b.h) * MARGIN, b.angle, CROP)
@@ -538,7 +537,7 @@ class DiceReader:
             picked = sorted(scored, key=lambda s: -s[0])[:max(expected, 0)]
             picked = [s for s in picked if s[0] >= EXPECT_FLOOR]
         return ([(b, ok, crop, face, conf) for _, b, ok, crop, face, conf, _ in picked], seen,
-                det.die_side, det.obstruction)
+                det.die_side)
 
     def read(self, frame: np.ndarray) -> list[Die]:
         """The dice in one frame (no settling: see ``Settler`` for rolls)."""
@@ -575,7 +574,7 @@ def _merged(c: Candidates, p_die: np.ndarray, checked: np.ndarray, more: Candida
         np.concatenate([c.inputs[keep], more.inputs[new]]),
         np.concatenate([c.logits[keep], more.logits[new]]),
         np.concatenate([c.p_die[keep], more.p_die[new]]),
-        np.concatenate([c.p_faces[keep], more.p_faces[new]]), c.die_side, c.obstruction)
+        np.concatenate([c.p_faces[keep], more.p_faces[new]]), c.die_side)
     return (merged, np.concatenate([p_die[keep], p_more[new]]),
             np.concatenate([checked[keep], checked_more[new]]))
 

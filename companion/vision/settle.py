@@ -278,7 +278,7 @@ class SettleWatcher:
             self._read = (frame.copy(), self.expected, bg, result)
         if result.dice:
             self._dice_side = result.die_side
-        elif self._dice_side is not None and result.die_side != self._dice_side:
+        elif self._dice_side is not None:
             # A tray with no dice says nothing of their size (the reader's guess comes from
             # the table's texture): the dice just lifted away are measured by the dice last
             # seen, or their leaving looks like a hand.

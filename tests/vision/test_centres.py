@@ -444,7 +444,7 @@ def test_the_finder_offers_the_judge_the_places_it_is_less_sure_of(monkeypatch) 
     assert len(low.blobs) > len(plain.blobs) and low.die_side == plain.die_side
     calls = []
     find = reader.finder.find
-    monkeypatch.setattr(reader.finder, "find", lambda *a: calls.append(a[2:]) or find(*a))
+    monkeypatch.setattr(reader.finder, "find", lambda *a, **k: calls.append(a[2:]) or find(*a, **k))
     alone = reader.analyse(image)
     told = reader.analyse(image, expected=6)
     assert len(calls) >= 2 and set(calls) == {(JUDGED_HEAT,)}  # (told, it may look again)

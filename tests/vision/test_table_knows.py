@@ -229,7 +229,7 @@ def test_a_second_look_keeps_the_surer_reading_of_each_place() -> None:
         blobs = [Blob(x, y, s, s, 0.0) for x, y, s, _ in places]
         return Candidates(blobs, [(b, True) for b in blobs], [np.zeros((32, 32, 3))] * n,
                           np.zeros((n, 3)), np.zeros((n, 7)), np.array([p for *_, p in places]),
-                          faces, 30.0, 0.0)
+                          faces, 30.0)
 
     first = candidates([(50, 50, 60, 0.3), (200, 50, 30, 0.9)])  # a big place, a die
     again = candidates([(45, 55, 20, 0.95), (200, 52, 30, 0.6), (300, 300, 30, 0.7)])
