@@ -22,7 +22,7 @@ import cv2
 import numpy as np
 
 from .dataset import CROP, NONE
-from .dnn import read_onnx
+from .dnn import forward_crops, read_onnx
 from .profile import TEMPLATE, DiceProfile, ProfileError
 
 MODELS = Path(__file__).with_name("models")
@@ -166,8 +166,7 @@ class NetClassifier:
         mirrored or not)."""
         views = [np.rot90(c[:, ::-1] if flip else c, k) for c in crops for k, flip in turns]
         blob = np.stack(views).transpose(0, 3, 1, 2).astype(np.float32) / 255.0 - 0.5
-        self.net.setInput(np.ascontiguousarray(blob))
-        logits = self.net.forward().reshape(len(crops), len(turns), -1)
+        logits = forward_crops(self.net, blob).reshape(len(crops), len(turns), -1)
         e = np.exp(logits - logits.max(axis=2, keepdims=True))
         p = e / e.sum(axis=2, keepdims=True)
         return p.mean(axis=1)
@@ -216,8 +215,8 @@ class FeatureNet:
                 views = [np.rot90(c, k) for c in crops for k in turns]
                 blobs[turns] = np.ascontiguousarray(
                     np.stack(views).transpose(0, 3, 1, 2).astype(np.float32) / 255.0 - 0.5)
-            net.setInput(blobs[turns])
-            out.append(net.forward().reshape(len(crops), len(turns), -1).mean(axis=1))
+            out.append(forward_crops(net, blobs[turns]).reshape(len(crops), len(turns), -1)
+                       .mean(axis=1))
         return np.concatenate(out, axis=1)
 
 

@@ -33,7 +33,7 @@ import numpy as np
 from .crops import die_crop, sobel_magnitude
 from .dataset import CROP
 from .detect import Blob, byte_medians
-from .dnn import read_onnx
+from .dnn import forward_crops, read_onnx
 
 MODELS = Path(__file__).with_name("models")
 CONTEXT = 2.4  # the context window around a candidate, in die sides
@@ -86,8 +86,7 @@ class FaceNet:
             return np.zeros((0, n), np.float32), np.zeros((0, len(self.classes)), np.float32)
         views = [np.rot90(c[:, ::-1] if flip else c, k) for c in crops for k, flip in turns]
         blob = np.stack(views).transpose(0, 3, 1, 2).astype(np.float32) / 255.0 - 0.5
-        self.features.setInput(np.ascontiguousarray(blob))
-        f = self.features.forward().reshape(len(crops), len(turns), -1).mean(axis=1)
+        f = forward_crops(self.features, blob).reshape(len(crops), len(turns), -1).mean(axis=1)
         return f, f @ self.w + self.b
 
 
