@@ -45,6 +45,11 @@ STRIDE = 4
 GOOD_SIDES = (24.0, 64.0)
 TARGET_SIDE = 32.0
 MAX_INPUT = 2048  # longest input side a rescale may ask for (tiny dice in a huge frame)
+# Pixels a pass that enlarges the frame reads at most (a frame larger than this is never
+# enlarged). The network's memory and time grow with its input, about 55 MB and 130 ms a
+# megapixel on one core: the dots of a patterned cloth, taken for small dice, asked for
+# 640x480 frames read at 2-3 megapixels and held the process 150 MB higher.
+MAX_PIXELS = 1_000_000
 # Least heat for a die centre; chosen on the first photo session and on renders.
 THRESHOLD = 0.3
 # Dice on one table are about one size (a mini die is 3/4 of a standard one): a centre whose
@@ -137,6 +142,8 @@ class CentreFinder:
         net = self.net if net is None else net
         h0, w0 = image.shape[:2]
         scale = min(scale, MAX_INPUT / max(h0, w0))
+        if scale > 1.0:
+            scale = min(scale, max(1.0, np.sqrt(MAX_PIXELS / (h0 * w0))))
         # Sides must halve evenly four times (the network works down to 1/16).
         nw = max(32, int(round(w0 * scale / 16)) * 16)
         nh = max(32, int(round(h0 * scale / 16)) * 16)
@@ -596,24 +603,42 @@ def _suppress(peaks: list[tuple[float, ...]]) -> list[tuple[float, ...]]:
     centre inside a die twice its size is a mark on that die (a pip of a large die)."""
     if not peaks:
         return []
-    # Pairwise tests as matrices: a busy table (polka dots read at a large scale) gives a
-    # thousand centres, and pair by pair in Python that took most of a second.
+    # Pairwise tests as matrices, a block of centres at a time: a busy table (polka dots
+    # read at a large scale) gives thousands of centres; pair by pair in Python that took
+    # most of a second, and as one matrix 50 MB for each of its steps.
     ordered = sorted(peaks, key=lambda p: -p[4])
     a = np.array([p[:3] for p in ordered], np.float64)
-    x, y, side = a[:, 0], a[:, 1], a[:, 2]
-    near = np.hypot(x[:, None] - x, y[:, None] - y) <= SUPPRESS * np.minimum(side[:, None], side)
-    beaten = np.zeros(len(a), bool)
-    keep = []
-    for i in range(len(a)):
-        if not beaten[i]:
-            keep.append(i)
-            beaten |= near[i]
-    k = np.array(keep)
-    kx, ky, ks = x[k], y[k], side[k]
-    # inside[i, j]: kept centre i lies on kept die j, at least 1.8 times its size
-    inside = (ks >= 1.8 * ks[:, None]) & (np.maximum(np.abs(kx[:, None] - kx),
-                                                     np.abs(ky[:, None] - ky)) < 0.4 * ks)
-    return [ordered[i] for i, mark in zip(keep, inside.any(axis=1), strict=True) if not mark]
+    kept = np.zeros(len(a), bool)
+    for start in range(0, len(a), _BLOCK):
+        block = a[start:start + _BLOCK]
+        earlier = a[:start][kept[:start]]
+        beaten = _near(block, earlier).any(axis=1)
+        among = _near(block, block)
+        for i in range(len(block)):
+            if not beaten[i]:
+                kept[start + i] = True
+                beaten |= among[i]
+    k = a[kept]
+    # a kept centre on another kept die at least 1.8 times its size is a mark on it
+    mark = np.concatenate([_on(k[s:s + _BLOCK], k) for s in range(0, len(k), _BLOCK)])
+    return [p for p, m in zip((ordered[i] for i in np.flatnonzero(kept)), mark, strict=True)
+            if not m]
+
+
+_BLOCK = 256  # centres compared at a time in ``_suppress``
+
+
+def _near(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """``[i, j]``: centre ``a[i]`` and centre ``b[j]`` (rows ``x, y, side``) are one die."""
+    return np.hypot(a[:, None, 0] - b[:, 0], a[:, None, 1] - b[:, 1]) \
+        <= SUPPRESS * np.minimum(a[:, None, 2], b[:, 2])
+
+
+def _on(a: np.ndarray, b: np.ndarray) -> np.ndarray:
+    """Whether each centre of ``a`` lies on one of the dice ``b`` at least 1.8 times its size."""
+    return ((b[:, 2] >= 1.8 * a[:, None, 2])
+            & (np.maximum(np.abs(a[:, None, 0] - b[:, 0]), np.abs(a[:, None, 1] - b[:, 1]))
+               < 0.4 * b[:, 2])).any(axis=1)
 
 
 def fit_blobs(image: np.ndarray, blobs: list[Blob] | tuple[Blob, ...], die_side: float

@@ -416,6 +416,42 @@ def test_one_centre_per_die_the_strongest_and_no_pip_of_a_large_die() -> None:
     assert centres._suppress([]) == []
 
 
+def test_a_pass_enlarges_a_frame_to_a_megapixel_at_most_and_never_shrinks_it_for_that(
+) -> None:
+    # The dots of a patterned cloth, taken for small dice, asked for 640x480 frames read at
+    # 2-3 megapixels (the network's memory grows with its input).
+    finder = CentreFinder()
+    small = np.zeros((480, 640, 3), np.uint8)
+    _, _, sx, sy = finder.maps(small, 3.2)
+    assert 1.5 < sx < 3.2 and 640 * sx * 480 * sy <= centres.MAX_PIXELS * 1.03
+    # a frame larger than that is read as it came, not shrunk, when asked to enlarge it
+    large = np.zeros((1200, 1600, 3), np.uint8)
+    assert finder.maps(large, 1.5)[2] == 1.0
+    # and a shrinking pass is as asked (a phone photo of small dice)
+    huge = np.zeros((3000, 4000, 3), np.uint8)
+    assert finder.maps(huge, 0.5)[2] == 0.5
+
+
+def test_suppression_of_many_centres_is_the_greedy_one_pair_by_pair() -> None:
+    # Thousands of centres (a patterned cloth) are compared a block at a time; the result
+    # must be what the plain greedy rule gives, across the blocks' edges too.
+    rng = np.random.default_rng(3)
+    n = 3 * centres._BLOCK + 17
+    peaks = [(float(x), float(y), float(s), float(s), float(h)) for x, y, s, h in zip(
+        rng.uniform(0, 400, n), rng.uniform(0, 300, n), rng.uniform(4, 50, n),
+        rng.uniform(0.2, 1.0, n).round(2), strict=True)]
+    kept: list[tuple[float, ...]] = []
+    for p in sorted(peaks, key=lambda p: -p[4]):
+        if all(np.hypot(p[0] - q[0], p[1] - q[1]) > centres.SUPPRESS * min(p[2], q[2])
+               for q in kept):
+            kept.append(p)
+    expected = [p for p in kept if not any(
+        q[2] >= 1.8 * p[2] and max(abs(p[0] - q[0]), abs(p[1] - q[1])) < 0.4 * q[2]
+        for q in kept)]
+    assert centres._suppress(peaks) == expected
+    assert 100 < len(expected) < n
+
+
 def test_the_finder_offers_the_judge_the_places_it_is_less_sure_of(monkeypatch) -> None:
     # A reader with a judge asks the finder for weaker places too; the usual ones stay as
     # they are, and the judge decides which of the weaker ones are dice.
