@@ -334,10 +334,11 @@ def cmd_bench_domains(args: argparse.Namespace) -> int:
     bare = bare_tables(list(out), FAMILIES)
     phantoms = {"frames": sum(out[n]["images"] for n in bare),
                 "phantoms": sum(out[n]["phantoms"] for n in bare)}
+    peak = _peak_rss_mb()
     if args.json:
         print(json.dumps({"domains": {n: {k: v for k, v in s.items() if k != "confusion"}
                                       for n, s in out.items()}, "unseen": p,
-                          "bare_tables": phantoms}))
+                          "bare_tables": phantoms, "peak_rss_mb": peak}))
         return 0
     if p:
         print(f"{'unseen (held families)':26s} dice {p['dice']:5d}  precision "
@@ -345,7 +346,22 @@ def cmd_bench_domains(args: argparse.Namespace) -> int:
     if bare:
         print(f"{'bare tables':26s} frames {phantoms['frames']:4d}  phantoms "
               f"{phantoms['phantoms']}")
+    if peak is not None:
+        print(f"{'peak memory':26s} {peak:.0f} MB (the process: the reader and the frames it "
+              "made)")
     return 0
+
+
+def _peak_rss_mb() -> float | None:
+    """The process's peak resident memory in MB (Linux; None elsewhere)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith("VmHWM:"):
+                    return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        pass
+    return None
 
 
 def cmd_bench_targets(args: argparse.Namespace) -> int:
