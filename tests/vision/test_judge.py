@@ -245,11 +245,11 @@ def test_scenes_of_a_title_s_dice_show_only_its_faces_and_its_colours_faces(monk
 
 # Each title's face network learned its dice on rendered trays and on scenes of its dice,
 # yet unjudged it still reads places of a table as dice: a sheet of printed paper gives
-# OUTATIME's about 4 a frame, a stone top (a family no part of the reader learned) Back in
+# OUTATIME's about 3 a frame, a stone top (a family no part of the reader learned) Back in
 # Time's about 18. The judges, mined on scenes of each title's own dice, turn most down.
 @pytest.mark.slow
 @pytest.mark.parametrize(("dice", "family", "least"),
-                         [("outatime", "paper", 10), ("back_in_time", "stone", 30)])
+                         [("outatime", "paper", 6), ("back_in_time", "stone", 30)])
 def test_a_title_s_judge_turns_down_an_empty_table_and_keeps_its_dice(
         dice: str, family: str, least: int) -> None:
     maker = SceneMaker(seed=777, families=(family,), harsh=False)
@@ -304,10 +304,11 @@ def test_a_reading_is_as_sure_as_die_and_face_together() -> None:
     assert all((d.face == "?") == (d.confidence < reader.unknown_below) for d in dice)
 
 
-# The networks alone take many places of print for dice on polka dots (17 here), and one on
-# paper (20 and 5 before the face network learned dice seen at a slant).
+# The networks alone take places of print for dice on polka dots (7 here; 17 before a pass
+# enlarged the frame to a megapixel at most), and one on paper (20 and 5 before the face
+# network learned dice seen at a slant).
 @pytest.mark.slow
-@pytest.mark.parametrize(("family", "least"), [("paper", 1), ("pattern", 15)])
+@pytest.mark.parametrize(("family", "least"), [("paper", 1), ("pattern", 5)])
 def test_the_judge_turns_down_print_that_the_networks_take_for_dice(family: str,
                                                                     least: int) -> None:
     # Held-apart scenes (seeds no training used) of busy printed tables.
