@@ -31,6 +31,9 @@ from .zones import Zones
 
 # With the number of dice given, a candidate this unlikely to be a die is never proposed.
 EXPECT_FLOOR = 0.02
+# A place the judge gives less than this on the face network's first look gets no second
+# look (a quarter of EXPECT_FLOOR): on a patterned cloth that is most of its unsure places.
+SECOND_LOOK_FLOOR = 0.005
 # A busy table (a cloth's dots or squares, granite, a page's bullets) gives many places the
 # finder is sure of, and they, not the dice, then set the frame's die side. Small, they make
 # the finder read the frame larger, where dice of the usual size come apart in pieces or go
@@ -301,35 +304,60 @@ class DiceReader:
         refined = self._facing_up(fit_blobs(view, blobs, side))
         crops = [die_crop(view, b.cx, b.cy, min(b.w, b.h) * MARGIN, b.angle, CROP)
                  for b, _ in refined]
-        feats, logits = self._read_faces(crops)
-        inputs = judge_inputs(
-            feats, logits, det.features if blobs else np.zeros((0, 24), np.float32),
-            np.array([b.heat for b in blobs]), np.array([b.side / side for b in blobs]),
-            context_batch(view, blobs, side),
-            np.array([ok for _, ok in refined]), self.facenet.classes)
-        p_die = np.zeros(len(blobs))
+        finder_feats = det.features if blobs else np.zeros((0, 24), np.float32)
+        heat = np.array([b.heat for b in blobs])
+        size = np.array([b.side / side for b in blobs])
+        context = context_batch(view, blobs, side)
+        fitted = np.array([ok for _, ok in refined])
+
+        def weighed(feats: np.ndarray, logits: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+            inputs = judge_inputs(feats, logits, finder_feats, heat, size, context, fitted,
+                                  self.facenet.classes)
+            p_die = self.judge.p_die(inputs) if self.judge is not None and blobs \
+                else np.zeros(len(blobs))
+            return inputs, p_die
+
+        worth = None
+        if self.judge is not None and blobs:
+            # A second look only where a die could be: on a patterned cloth most of the 150
+            # places are unsure, and the judge gives nearly all of them no chance.
+            feats, logits = self._read_faces(crops, second=False)
+            worth = weighed(feats, logits)[1] >= SECOND_LOOK_FLOOR
+            feats, logits = self._second_look(crops, feats, logits, worth)
+        else:
+            feats, logits = self._read_faces(crops)
+        inputs, p_die = weighed(feats, logits)
         p_faces = np.zeros((len(blobs), len(self.set.faces)))
         if self.judge is not None and blobs:
-            p_die = self.judge.p_die(inputs)
             p_faces = self.judge.p_faces(logits)
         return Candidates(blobs, refined, crops, inputs, logits, p_die, p_faces, side)
 
-    def _read_faces(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
-        """The face network's features and logits for ``crops``."""
+    def _read_faces(self, crops: list[np.ndarray], second: bool = True
+                    ) -> tuple[np.ndarray, np.ndarray]:
+        """The face network's features and logits for ``crops`` (with a second look at
+        those it reads unsure, unless ``second`` is False)."""
         assert self.facenet is not None
         feats, logits = self.facenet.run(crops)
-        if len(crops):
-            # A second, turned look at dice the network reads unsure (mirrored too for pips:
-            # a mirrored numeral is no numeral), averaged as the plain face network
-            # averages them (probabilities).
-            p = _softmax(logits)
-            unsure = np.flatnonzero(p.max(axis=1) < NetClassifier.SECOND_LOOK)
-            if len(unsure):
-                f2, l2 = self.facenet.run([crops[i] for i in unsure],
-                                          ((1, self.dice == "d6"),))
-                feats[unsure] = (feats[unsure] + f2) / 2
-                mean = (p[unsure] + _softmax(l2)) / 2
-                logits[unsure] = np.log(np.maximum(mean, 1e-12))
+        return self._second_look(crops, feats, logits) if second else (feats, logits)
+
+    def _second_look(self, crops: list[np.ndarray], feats: np.ndarray, logits: np.ndarray,
+                     worth: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
+        """A second, turned look at the crops the network reads unsure (and ``worth`` a look,
+        when given), mirrored too for pips (a mirrored numeral is no numeral), averaged as
+        the plain face network averages them (probabilities)."""
+        assert self.facenet is not None
+        if not len(crops):
+            return feats, logits
+        p = _softmax(logits)
+        unsure = p.max(axis=1) < NetClassifier.SECOND_LOOK
+        if worth is not None:
+            unsure &= worth
+        again = np.flatnonzero(unsure)
+        if len(again):
+            f2, l2 = self.facenet.run([crops[i] for i in again], ((1, self.dice == "d6"),))
+            feats[again] = (feats[again] + f2) / 2
+            mean = (p[again] + _softmax(l2)) / 2
+            logits[again] = np.log(np.maximum(mean, 1e-12))
         return feats, logits
 
     def _sharper_faces(self, view: np.ndarray, c: Candidates) -> Candidates:

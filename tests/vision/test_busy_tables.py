@@ -5,10 +5,13 @@ from __future__ import annotations
 
 from itertools import islice
 
+import numpy as np
 import pytest
 
 import companion.vision.reader as reader_module
 from companion.vision import DiceReader
+from companion.vision.classify import NetClassifier
+from companion.vision.classify import softmax as _softmax
 from companion.vision.detect import Blob
 from companion.vision.domains import scene_frames
 from companion.vision.labeled import match_blobs
@@ -59,3 +62,38 @@ def test_the_dice_the_judge_finds_set_the_side_when_the_marks_did(monkeypatch) -
     monkeypatch.setattr(reader_module, "SIDE_AGREES", float("inf"))
     marks = reader.analyse(image)
     assert marks.die_side > 1.4 * dice_side and _right(marks.dice, item) == (4, 0)
+
+
+def test_places_the_judge_gives_no_chance_get_no_second_look(monkeypatch) -> None:
+    # On a patterned cloth most places are unsure, and the face network's second look at
+    # them was a fifth of the frame's time; the judge gives nearly all of them no chance.
+    image, item = _frame(7)
+    reader = DiceReader("outatime")
+    looks: list[tuple[bool, np.ndarray]] = []
+    run = reader.facenet.run
+
+    def counted(crops, turns=((0, False),)):
+        feats, logits = run(crops, turns)
+        looks.append((turns != ((0, False),), logits.copy()))  # (averaged in place later)
+        return feats, logits
+
+    def tally() -> tuple[int, int]:
+        """(places read unsure on the first look, places looked at again)"""
+        unsure = sum(int((_softmax(logits).max(axis=1) < NetClassifier.SECOND_LOOK).sum())
+                     for again, logits in looks if not again)
+        return unsure, sum(len(logits) for again, logits in looks if again)
+
+    monkeypatch.setattr(reader.facenet, "run", counted)
+    gated = reader.analyse(image)
+    unsure, second = tally()
+    assert unsure > 20 and 0 < second < unsure / 2
+    # and the reading is the one every unsure place looked at twice gives
+    monkeypatch.setattr(reader_module, "SECOND_LOOK_FLOOR", 0.0)
+    looks.clear()
+    every = reader.analyse(image)
+    unsure, second = tally()
+    assert second == unsure
+    assert [(d.face, round(d.x), round(d.y)) for d in gated.dice] == \
+        [(d.face, round(d.x), round(d.y)) for d in every.dice]
+    assert [d.confidence for d in gated.dice] == pytest.approx(
+        [d.confidence for d in every.dice], abs=1e-6)
