@@ -348,9 +348,10 @@ def cmd_demo(args) -> int:
 
 def run_demo(journal: Journal, players: int, seed: int, out: Path | None, live: bool = False,
              keyboard: bool = False, stream=None, max_steps: int = 100_000,
-             title: str | None = None) -> dict[str, Any]:
+             title: str | None = None, reader=None) -> dict[str, Any]:
     """Play one bot game of ``title`` (default: the first title) into ``journal``; returns a
-    summary with the winner and numbers."""
+    summary with the winner and numbers. ``reader``: the ``DiceReader`` to read the tray
+    with (a new one by default; a daemon keeps one for its life, game after game)."""
     from companion.buttons import KEY_HELP, KeyboardButtons
     from companion.display.backends import Display, RecorderDisplay, TerminalDisplay
     from companion.display.words import words
@@ -382,7 +383,8 @@ def run_demo(journal: Journal, players: int, seed: int, out: Path | None, live: 
     if keyboard:
         buttons.append(KeyboardButtons())
     clock = _SimClock()
-    watcher = SettleWatcher(DiceReader(facts.dice), Settler(emit_empty=True)) if tray else None
+    watcher = SettleWatcher(reader or DiceReader(facts.dice), Settler(emit_empty=True)) \
+        if tray else None
     table = Table(session, camera=tray, watcher=watcher,
                   buttons=buttons, display=_Fanout(displays), fps=10,
                   dwell_s=0.6 if live else 0.0, clock=clock)
@@ -643,16 +645,22 @@ def _idle_cpu(seconds: float) -> float:
 def _soak(hours: float, say) -> dict[str, Any]:
     """Simulated table time: a bot game after another, 8 frames a second while dice move and
     a still tray in between, with RSS sampled along the way."""
+    from companion.vision.reader import DiceReader
+
     table_seconds = hours * 3600
     simulated = 0.0
     samples = []
     games = 0
     seed = 0
     started = time.perf_counter()
+    title = _dice_title()
+    # One reader for the whole soak, as the daemon's table keeps one per face set: a reader
+    # made for each game measured the native heap's churn of loading its networks again.
+    reader = DiceReader(titles.get(title).facts.dice)
     while simulated < table_seconds:
         journal = Journal(":memory:")
         summary = run_demo(journal, 4, 7000 + seed, None, stream=open("/dev/null", "w"),
-                           title=_dice_title())
+                           title=title, reader=reader)
         journal.close()
         games += 1
         seed += 1
