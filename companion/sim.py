@@ -556,11 +556,10 @@ def _dice_title() -> str:
 
 
 def _rss_mb() -> float:
-    with open("/proc/self/status") as status:
-        for line in status:
-            if line.startswith("VmRSS:"):
-                return int(line.split()[1]) / 1024
-    return float("nan")
+    from companion.vision.bench import memory_mb
+
+    mb = memory_mb("VmRSS")
+    return float("nan") if mb is None else mb
 
 
 def cmd_bench_table(args) -> int:

@@ -173,3 +173,16 @@ def run_frames(reader: DiceReader, frames: Iterable[tuple], expect: bool = False
         score.cpu_ms.append((time.process_time() - c0) * 1000.0)
         score.add(item, result.dice, ms)
     return score
+
+
+def memory_mb(field: str = "VmRSS") -> float | None:
+    """A memory line of the process's status in MB: ``VmRSS`` resident now, ``VmHWM`` its
+    peak (Linux; None elsewhere)."""
+    try:
+        with open("/proc/self/status", encoding="ascii") as status:
+            for line in status:
+                if line.startswith(f"{field}:"):
+                    return round(int(line.split()[1]) / 1024, 1)
+    except OSError:
+        pass
+    return None

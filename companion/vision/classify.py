@@ -213,8 +213,8 @@ class FeatureNet:
         for net, turns in zip(self.nets, self.turns, strict=True):
             if turns not in blobs:
                 views = [np.rot90(c, k) for c in crops for k in turns]
-                blobs[turns] = np.ascontiguousarray(
-                    np.stack(views).transpose(0, 3, 1, 2).astype(np.float32) / 255.0 - 0.5)
+                blobs[turns] = np.stack(views).transpose(0, 3, 1, 2).astype(np.float32) \
+                    / 255.0 - 0.5
             out.append(forward_crops(net, blobs[turns]).reshape(len(crops), len(turns), -1)
                        .mean(axis=1))
         return np.concatenate(out, axis=1)

@@ -311,6 +311,7 @@ def cmd_bench_synthetic(args: argparse.Namespace) -> int:
 def cmd_bench_domains(args: argparse.Namespace) -> int:
     import cv2
 
+    from .bench import memory_mb
     from .scenes import FAMILIES
     from .targets import bare_tables, pooled, score_domains, unseen
 
@@ -334,7 +335,7 @@ def cmd_bench_domains(args: argparse.Namespace) -> int:
     bare = bare_tables(list(out), FAMILIES)
     phantoms = {"frames": sum(out[n]["images"] for n in bare),
                 "phantoms": sum(out[n]["phantoms"] for n in bare)}
-    peak = _peak_rss_mb()
+    peak = memory_mb("VmHWM")
     if args.json:
         print(json.dumps({"domains": {n: {k: v for k, v in s.items() if k != "confusion"}
                                       for n, s in out.items()}, "unseen": p,
@@ -350,18 +351,6 @@ def cmd_bench_domains(args: argparse.Namespace) -> int:
         print(f"{'peak memory':26s} {peak:.0f} MB (the process: the reader and the frames it "
               "made)")
     return 0
-
-
-def _peak_rss_mb() -> float | None:
-    """The process's peak resident memory in MB (Linux; None elsewhere)."""
-    try:
-        with open("/proc/self/status", encoding="ascii") as status:
-            for line in status:
-                if line.startswith("VmHWM:"):
-                    return round(int(line.split()[1]) / 1024, 1)
-    except OSError:
-        pass
-    return None
 
 
 def cmd_bench_targets(args: argparse.Namespace) -> int:

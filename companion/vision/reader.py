@@ -317,11 +317,10 @@ class DiceReader:
                 else np.zeros(len(blobs))
             return inputs, p_die
 
-        worth = None
         if self.judge is not None and blobs:
             # A second look only where a die could be: on a patterned cloth most of the 150
             # places are unsure, and the judge gives nearly all of them no chance.
-            feats, logits = self._read_faces(crops, second=False)
+            feats, logits = self.facenet.run(crops)
             worth = weighed(feats, logits)[1] >= SECOND_LOOK_FLOOR
             feats, logits = self._second_look(crops, feats, logits, worth)
         else:
@@ -332,13 +331,11 @@ class DiceReader:
             p_faces = self.judge.p_faces(logits)
         return Candidates(blobs, refined, crops, inputs, logits, p_die, p_faces, side)
 
-    def _read_faces(self, crops: list[np.ndarray], second: bool = True
-                    ) -> tuple[np.ndarray, np.ndarray]:
-        """The face network's features and logits for ``crops`` (with a second look at
-        those it reads unsure, unless ``second`` is False)."""
+    def _read_faces(self, crops: list[np.ndarray]) -> tuple[np.ndarray, np.ndarray]:
+        """The face network's features and logits for ``crops``, with a second look at those
+        it reads unsure."""
         assert self.facenet is not None
-        feats, logits = self.facenet.run(crops)
-        return self._second_look(crops, feats, logits) if second else (feats, logits)
+        return self._second_look(crops, *self.facenet.run(crops))
 
     def _second_look(self, crops: list[np.ndarray], feats: np.ndarray, logits: np.ndarray,
                      worth: np.ndarray | None = None) -> tuple[np.ndarray, np.ndarray]:
