@@ -20,7 +20,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from companion import titles
+from companion import heap, titles
 from companion.display import screens as s
 from companion.i18n import _
 from companion.session import Prompt, Session, Update
@@ -98,6 +98,7 @@ class Table:
         self.readings = 0
         self._last_watchdog = 0.0
         self._settled = False
+        self._give_back = False  # a roll was just read: hand its buffers back to the system
         self._display_error: str | None = None
         self._camera_said: str | None = None
         self.said: str | None = None  # the last announcement, for the words
@@ -152,6 +153,9 @@ class Table:
             for press in source.poll():
                 self._safely(self.session.press, press)
         self._pump_display(now)
+        if self._give_back:  # after the screen is updated, so that no player waits for it
+            self._give_back = False
+            heap.give_back()
         if now - self._last_watchdog >= 1.0:
             self._last_watchdog = now
             self._notify("WATCHDOG=1")
@@ -191,7 +195,9 @@ class Table:
             self.gate.changed(image)  # keep the gate's picture of the tray current
         self.expect_dice(self.session.dice_expected())
         reading = watcher.feed(image)
-        self._settled = watcher.settler.state in ("settled", "empty")
+        settled = watcher.settler.state in ("settled", "empty")
+        self._give_back |= settled and not self._settled
+        self._settled = settled
         if reading is not None:
             self.readings += 1
             if reading.extra.get("seen") is not None:

@@ -3,7 +3,7 @@ changes only when the table expects a new one, so a person plays with the keys."
 
 from __future__ import annotations
 
-from companion import titles
+from companion import heap, titles
 from companion.content import demo_pack
 from companion.daemon import open_camera
 from companion.journal import Journal
@@ -127,3 +127,20 @@ def test_the_daemon_opens_a_synthetic_camera_that_follows_the_table(tmp_path):
     cfg["camera"]["source"] = "synthetic"
     camera = open_camera(cfg)
     assert camera.follow and camera.read().image is not None and camera.truth == []
+
+
+def test_the_table_gives_memory_back_once_a_roll_has_settled(monkeypatch):
+    given = []
+    monkeypatch.setattr(heap, "give_back", lambda: given.append(True) or True)
+    journal, session, camera, table, clock = playable_table()
+    run(table, clock, 20)
+    assert len(given) == 1  # the empty tray settled once
+    press(table, clock, "confirm")
+    while not rolling(session):
+        press(table, clock, "confirm")
+    run(table, clock, 30)
+    assert len(camera.truth) == 6 and table.readings >= 1
+    assert len(given) == 2  # the roll settled: once more, not once a frame
+    run(table, clock, 40)  # a still tray is not read, and nothing more is given back
+    assert len(given) == 2
+    journal.close()
