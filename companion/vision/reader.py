@@ -65,6 +65,10 @@ SOFT = 0.3
 # A blob whose patch differs from the empty tray by less than this (mean Lab distance, the
 # light's change round it taken out) was there before the roll: a mark, not a die.
 STATIC = 7.0
+# Two fitted dice whose centres are closer than this share of the smaller one's side are one
+# die. Touching dice in a crowded tray can be fitted as near as 0.4 of a side (a box pulled
+# a little onto its neighbour); a die and a piece of it, fitted, land within 0.3.
+SAME_DIE = 0.3
 # Small dice: their pips are a pixel or two, and the networks (taught on dice of 14 pixels
 # and more) are sure of themselves there without being right (the dev photos shrunk: of the
 # readings at 0.5 or more, 17 % wrong at 8-9 pixels, 7 % at 10-11, under 2 % from 12). A die
@@ -457,20 +461,23 @@ class DiceReader:
         if sharpness([k for k, p in zip(c.crops, c.p_die, strict=True) if p >= SOFT_PLACES]) \
                 < SOFT:
             c = self._sharper_faces(view, c)
-        seen = int((p_die >= self.judge.die_below).sum())
+        # Two places the finder kept apart can be fitted onto one die (a die and a piece of
+        # it): each die is proposed once, as its surer place.
+        taken = _one_per_die(np.argsort(-p_die, kind="stable"), c.fitted)
+        seen = int((p_die[taken] >= self.judge.die_below).sum())
         if expected is not None and seen < expected and self.die_side is None \
                 and (bg is None or not unchanged(view, bg)):
             # (a tray that still looks as it did empty holds no dice to look again for: the
             # table announces a roll before the dice land)
             c, p_die, checked = self._look_again(view, bg, threshold, c, p_die, checked)
         if expected is None:
-            order = np.argsort(-p_die, kind="stable")
-            keep = [i for i in order if p_die[i] >= self.judge.die_below]
+            keep = [i for i in taken if p_die[i] >= self.judge.die_below]
             sure = p_die
         else:
             # Told there are N dice: the N places most surely read (a die, and its face), so
             # a die with a clear face outranks print a little like a die and like no face.
-            order = np.argsort(-(p_die * c.p_faces.max(axis=1)), kind="stable")
+            order = _one_per_die(np.argsort(-(p_die * c.p_faces.max(axis=1)), kind="stable"),
+                                 c.fitted)
             keep = [i for i in order[:max(expected, 0)] if p_die[i] >= EXPECT_FLOOR]
             # Told there are N dice, a kept place is a die unless the best place left out
             # is one instead: the chance of this one over that one.
@@ -602,6 +609,19 @@ def _merged(c: Candidates, p_die: np.ndarray, checked: np.ndarray, more: Candida
         np.concatenate([c.p_faces[keep], more.p_faces[new]]), c.die_side)
     return (merged, np.concatenate([p_die[keep], p_more[new]]),
             np.concatenate([checked[keep], checked_more[new]]))
+
+
+def _one_per_die(order: np.ndarray, fitted: list[tuple[Blob, bool]]) -> list[int]:
+    """``order`` without the places whose fitted die lies on the fitted die of a place
+    before them (centres within ``SAME_DIE`` of the smaller die's side)."""
+    boxes = np.array([(b.cx, b.cy, min(b.w, b.h)) for b, _ in fitted]).reshape(-1, 3)
+    near = np.hypot(boxes[:, None, 0] - boxes[:, 0], boxes[:, None, 1] - boxes[:, 1]) \
+        < SAME_DIE * np.minimum(boxes[:, None, 2], boxes[:, 2])
+    taken: list[int] = []
+    for i in order:
+        if not near[i, taken].any():
+            taken.append(int(i))
+    return taken
 
 
 def _softmax(z: np.ndarray) -> np.ndarray:

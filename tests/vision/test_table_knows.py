@@ -6,6 +6,7 @@ from __future__ import annotations
 import json
 import subprocess
 import sys
+from dataclasses import replace
 from itertools import islice
 
 import cv2
@@ -216,6 +217,27 @@ def test_a_plain_die_filling_its_place_is_not_taken_for_the_table() -> None:
         changed = np.clip(die * np.array(light), 0, 255).astype(np.uint8)
         assert static_blobs(changed, die, blob, 40.0)[0], light
         assert not static_blobs(changed, table, blob, 40.0)[0], light
+
+
+def test_two_places_fitted_onto_one_die_are_proposed_once(monkeypatch) -> None:
+    # The finder may keep a die and a piece of it apart; fitted, both boxes land on the die.
+    _, after, _, _ = tray_before_and_after()
+    reader = DiceReader("d6")
+    c = reader._judged(reader._view(after))
+    assert len(c.p_die) >= 3
+    die, ok = c.fitted[0]
+    c.fitted[1] = (replace(die, cx=die.cx + 2.0, cy=die.cy - 1.0), ok)
+    c.p_die[:] = 0.01
+    c.p_die[0], c.p_die[1], c.p_die[2] = 0.9, 0.95, 0.8
+    monkeypatch.setattr(reader, "_judged", lambda *a, **k: c)
+    # the surer of the two places on one die, and the other die
+    wanted = np.array(sorted(c.fitted[k][0].bbox()[:2] for k in (1, 2)))
+    alone = reader.analyse(after)
+    assert np.allclose(sorted((d.x, d.y) for d in alone.dice), wanted)
+    assert alone.seen is None
+    told = reader.analyse(after, expected=2)  # the other die, not the first one again
+    assert np.allclose(sorted((d.x, d.y) for d in told.dice), wanted)
+    assert told.seen == 2
 
 
 def test_a_second_look_keeps_the_surer_reading_of_each_place() -> None:
