@@ -42,6 +42,7 @@ from __future__ import annotations
 import random
 import weakref
 from dataclasses import dataclass
+from itertools import combinations
 from typing import Any
 
 from companion.i18n import N_, _, ngettext
@@ -433,13 +434,17 @@ def _challenge_actions(state: State, ch: dict[str, Any]) -> list[Action]:
         out.append({"type": "cancel"})
         return out
     if stage == "rolled":
+        # "Reroll any unlocked dice": every set of them, the best reroll first and then every
+        # die that is neither a Biff nor already wild (what a player most often means).
         proposal = odds_now(state) or {}
-        best = proposal.get("reroll") or []
-        if best:
-            out.append({"type": "reroll", "dice": list(best)})
+        best = list(proposal.get("reroll") or [])
         every = [i for i, d in enumerate(ch["dice"]) if d["face"] not in (BIFF, WILD)]
-        if every and every != best:
-            out.append({"type": "reroll", "dice": every})
+        free = [i for i, d in enumerate(ch["dice"]) if d["face"] != BIFF]
+        first = [s for s in (best, every) if s]
+        sets = first[:1] + [s for s in first[1:] if s != first[0]]
+        sets += [list(s) for n in range(1, len(free) + 1) for s in combinations(free, n)
+                 if list(s) not in sets]
+        out.extend({"type": "reroll", "dice": s} for s in sets)
     out.extend(_modify_actions(state, ch))
     out.append({"type": "resolve"})
     return out

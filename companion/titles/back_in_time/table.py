@@ -27,7 +27,7 @@ from companion.session import Menu, Prompt, TitleTable, Update, unsure
 from companion.titles.api import CHANCE, TERMINAL, Action, RuleError
 from companion.titles.back_in_time import data, rules
 from companion.titles.back_in_time import odds as exact
-from companion.titles.back_in_time.data import BIFF, FACES
+from companion.titles.back_in_time.data import BIFF, FACES, WILD
 
 UNKNOWN = "?"
 GROUP = 6  # cards per step when a pile is picked from in two steps
@@ -49,6 +49,7 @@ DECK_WORDS = {
     "trouble3": N_("TROUBLE 3"),
     "tile": N_("POWER TILE"),
 }
+OTHER_REROLLS_FLAT = 6  # other rerolls listed on one menu; more are grouped by how many dice
 MODIFIER_WORDS = {"wild": N_("TO WILD"), "reroll": N_("REROLL 1"), "reroll_all": N_("REROLL ALL")}
 
 
@@ -442,16 +443,23 @@ class BackInTimeTable(TitleTable):
         view = rules.odds_now(state) or {}
         need, symbol, _room = rules.need_of(state, ch)
         faces = [d["face"] for d in ch["dice"]]
-        rerolls = [Item(self._reroll_label(a, view), [a]) for a in legal
-                   if a["type"] == "reroll"]
+        best = view.get("reroll")
+        # The best reroll and every die not Biff or wild stand on the menu itself; any other
+        # set of unlocked dice is chosen under CHOOSE DICE.
+        every = [i for i, f in enumerate(faces) if f not in (BIFF, WILD)]
+        usual, other = [], []
+        for a in legal:
+            if a["type"] == "reroll":
+                (usual if a["dice"] in (best, every) else other).append(a)
+        rerolls = [Item(self._reroll_label(a, view), [a]) for a in usual]
         resolve = Item(self._resolve_label(faces, need, symbol), [{"type": "resolve"}])
         modifiers = self._modifier_items([a for a in legal if a["type"] == "modify"])
-        best = view.get("reroll")
         met = exact.meets(faces, need)
         if rerolls and best and (symbol is not None or not met):
             items = rerolls + [resolve]
         else:
             items = [resolve] + rerolls
+        items += self._other_rerolls(other, view)
         if modifiers:
             items.append(Item(_("MODIFY"), None, modifiers,
                               _("{player}: MODIFY").format(player=state.current.name.upper())))
@@ -459,6 +467,33 @@ class BackInTimeTable(TitleTable):
             if ch["stage"] == "rolled" else \
             _("{player}: RESOLVE?").format(player=state.current.name.upper())
         return title, items
+
+    def _other_rerolls(self, actions: list[Action], view: dict[str, Any]) -> list[Item]:
+        """The rerolls of other sets of dice: one on the menu itself, several under CHOOSE
+        DICE (grouped by how many dice when more than a screenful)."""
+        if len(actions) <= 1:
+            return [Item(self._reroll_label(a, view), [a]) for a in actions]
+        player = self.match.state.current.name.upper()
+        lines = [Item(self._dice_named(a["dice"]), [a]) for a in actions]
+        if len(lines) > OTHER_REROLLS_FLAT:
+            sizes = sorted({len(a["dice"]) for a in actions})
+            lines = [Item(ngettext("{n} DIE", "{n} DICE", n).format(n=n), None,
+                          [line for line, a in zip(lines, actions, strict=True)
+                           if len(a["dice"]) == n],
+                          _("{player}: REROLL WHICH?").format(player=player))
+                     for n in sizes]
+        return [Item(_("CHOOSE DICE"), None, lines,
+                     _("{player}: REROLL WHICH?").format(player=player))]
+
+    def _dice_named(self, which: list[int]) -> str:
+        """The dice at ``which`` in short words: their colour, and their face where another
+        die of the challenge has that colour ("LOVE WILD + SPEED")."""
+        dice = self.match.state.challenge["dice"]
+        colours = Counter(d["colour"] for d in dice)
+        return " + ".join(
+            word(dice[i]["colour"]) + (f" {word(dice[i]['face'])}"
+                                       if colours[dice[i]["colour"]] > 1 else "")
+            for i in which)
 
     def _reroll_label(self, action: Action, view: dict[str, Any]) -> str:
         dice = self.match.state.challenge["dice"]

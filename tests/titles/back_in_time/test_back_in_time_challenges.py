@@ -247,6 +247,20 @@ def test_biff_faces_lock_and_are_never_rerolled_and_the_reroll_comes_once():
         rules.apply(state, {"type": "reroll", "dice": [1]})
 
 
+def test_the_reroll_may_take_any_set_of_unlocked_dice_never_a_biff():
+    # "Reroll any unlocked dice": every non-empty set of the dice that are not Biffs is legal.
+    state = give(couple(), "Ana", tiles=["std-04"])
+    state, _ = attempt(state, "love", ["marty-3", "std-04"], ["love:love", "love:wild"])
+    sets = [a["dice"] for a in rules.legal_actions(state) if a["type"] == "reroll"]
+    assert sorted(sets) == [[0], [0, 1], [1]]  # the wild die too: it is not locked
+    state = give(couple(), "Ana", tiles=["std-04"])
+    state, _ = attempt(state, "love", ["marty-3", "std-04"], ["love:biff", "love:love"])
+    sets = [a["dice"] for a in rules.legal_actions(state) if a["type"] == "reroll"]
+    assert sets == [[1]]  # the Biff is locked
+    state, _ = run(state, {"type": "reroll", "dice": [1]}, roll("love:wild"))
+    assert [d["face"] for d in state.challenge["dice"]] == ["biff", "wild"]
+
+
 def test_faq_biff_dice_are_rerolled_only_with_a_reroll_all_tile():
     state = give(couple(), "Ana", tiles=["std-22", "std-23"])  # two Reroll All tiles
     state, _ = attempt(state, "love", ["marty-3", "marty-4"], ["love:biff", "love:love"])

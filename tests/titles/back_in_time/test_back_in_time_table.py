@@ -330,7 +330,8 @@ def test_the_best_reroll_is_proposed_first_with_its_odds_and_marked_dice(journal
     best = rules.odds_now(session.match.state)
     assert best["reroll"] == [1]
     assert prompt.options[0] == f"REROLL LOVE: {round(100 * best['chance_after'])}%"
-    assert prompt.options[1:] == ["REROLL 2 DICE", "RESOLVE: 1 COURAGE"]
+    # the other die alone may be rerolled too ("reroll any unlocked dice")
+    assert prompt.options[1:] == ["REROLL 2 DICE", "RESOLVE: 1 COURAGE", "REROLL COURAGE"]
     session.press("confirm")
     assert recorded(session)[-1] == {"type": "reroll", "dice": [1]}
     assert session.prompt().title == "ANA: ROLL AGAIN!"
@@ -386,6 +387,43 @@ def test_locked_biff_dice_in_the_tray_are_told_apart_from_the_reroll(journal):
     session.press("confirm")
     assert [d["face"] for d in session.match.state.challenge["dice"]] == [
         "courage", "biff", "biff"]
+
+
+THREE = [*FIGHT[:-1], {"type": "add", "tile": "marty-1"}, {"type": "ready"}]
+
+
+def test_any_set_of_unlocked_dice_is_rerolled_through_choose_dice(journal):
+    session = start(journal, actions=THREE)
+    session.dice(["courage:courage", "love:love", "speed:speed"])
+    session.press("confirm")
+    top = session.prompt().options
+    pick(session, "CHOOSE DICE")
+    prompt = session.prompt()
+    assert prompt.title == "ANA: REROLL WHICH?"
+    # the seven sets of three dice, less those on the menu itself
+    assert len(prompt.options) == 7 - sum(1 for o in top if o.startswith("REROLL"))
+    assert "SPEED" in prompt.options and "COURAGE + LOVE" in prompt.options, top
+    pick(session, "SPEED")
+    assert recorded(session)[-1] == {"type": "reroll", "dice": [2]}
+    update = session.dice(["courage:courage", "love:love", "speed:wild"])
+    assert session.proposal[0]["dice"] == ["speed:wild"], update.error
+    session.press("confirm")
+    assert [d["face"] for d in session.match.state.challenge["dice"]] == [
+        "courage", "love", "wild"]
+
+
+def test_many_other_rerolls_are_grouped_by_how_many_dice(journal, monkeypatch):
+    from companion.titles.back_in_time import table as bit_table
+    monkeypatch.setattr(bit_table, "OTHER_REROLLS_FLAT", 2)
+    session = start(journal, actions=THREE)
+    session.dice(["courage:courage", "love:love", "speed:speed"])
+    session.press("confirm")
+    pick(session, "CHOOSE DICE")
+    assert session.prompt().options[0] == "1 DIE"
+    pick(session, "2 DICE")
+    assert all(" + " in o for o in session.prompt().options)
+    pick(session, "COURAGE + SPEED")
+    assert recorded(session)[-1] == {"type": "reroll", "dice": [0, 2]}
 
 
 def test_dice_that_change_after_the_roll_without_reroll_are_refused(journal):
