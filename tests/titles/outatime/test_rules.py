@@ -408,6 +408,15 @@ def test_paradox_loss_at_card_start_has_no_effect_and_completed_cards_are_safe()
     assert any(e["kind"] == "paradox_loss" and e["moved"] == 0 for e in effects)
 
 
+def test_a_loss_larger_than_the_progress_moves_back_to_the_card_start_only():
+    # Decision 14: a player one space in who loses two goes back that one space, no further.
+    state = make_table()
+    state.player("Ben").progress = 1
+    state, effects = play(state, roll("flux", "flux", 88, 88, 5, 5), lock("flux", "flux", 88, 88))
+    assert progress(state, "Ben")[1] == 0
+    assert [e["moved"] for e in effects if e["kind"] == "paradox_loss"] == [1]
+
+
 def test_at_least_two_counts_as_two_for_the_paradox():
     state = make_table()
     state, _ = play(state, roll("flux", "flux", 88, 88, 88, 5))
