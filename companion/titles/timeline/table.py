@@ -363,13 +363,19 @@ class TimelineTable(TitleTable):
                           "reveal")
 
     def _claim_menu(self) -> Menu:
-        """Every ID card not yet shown (at the table nobody knows which are out), then NOT
-        MET; the companion checks the ID picked against the TimeLine."""
+        """Every ID card not yet shown by another player (at the table nobody knows which
+        are out), then NOT MET; the companion checks the ID picked against the TimeLine. A
+        player who showed their ID at an earlier clock is offered that one: it is public."""
         state = self.match.state
         player = self.match.actor()
-        shown = {p.identity for p in state.players if p.shown and p.identity}
-        ids = sorted((i for i in state.content.identities if i not in shown),
-                     key=lambda i: state.content.identities[i]["character"])
+        me = state.find(player)
+        if me.shown and me.identity:
+            ids = [me.identity]
+        else:
+            shown = {p.identity for p in state.players
+                     if p.shown and p.identity and p.name != player}
+            ids = sorted((i for i in state.content.identities if i not in shown),
+                         key=lambda i: state.content.identities[i]["character"])
         items = [(self.label({"type": "claim", "id": i}),
                   [{"type": "claim", "player": player, "id": i}]) for i in ids]
         items.append((_("NOT MET"), [{"type": "pass", "player": player}]))

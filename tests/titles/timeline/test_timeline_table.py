@@ -341,6 +341,41 @@ def test_after_the_clock_each_player_picks_their_id_and_hears_what_is_wrong(jour
     assert session.press(UNDO).effects[0]["text"] == "UNDONE: Ana: Verne Brown"
 
 
+def test_an_id_shown_at_an_earlier_clock_is_offered_again_and_wins_once_met(journal):
+    # The first clock finds nobody met (Ana shows Verne Brown); once the TimeLine meets her
+    # ID, the next clock must let her show it again and win.
+    session = start(journal)
+    to_window(session, event="B-1: un-invent time travel")
+    session.press(CONFIRM)
+    pick(session, "THE CLOCK")
+    pick(session, "Verne Brown")
+    pick(session, "NOT MET")
+    pick(session, "NOT MET")
+    assert session.match.state.winner is None
+    to_window(session, event="A-1 then B-6")  # Ben
+    session.press(CONFIRM)
+    play_turn_start(session)  # Cy
+    pick(session, "Action")
+    pick(session, "Hitch")
+    pick(session, "A-2 then A-6")
+    session.press(CONFIRM)
+    play_turn_start(session)  # Ana
+    pick(session, "Time Machine")
+    pick(session, "Time Train")
+    pick(session, "A-3 then A-4, A-5")
+    session.press(CONFIRM)
+    pick(session, "Time Machine")
+    pick(session, "Tm")
+    pick(session, "B-1: un-invent time travel")
+    session.press(CONFIRM)
+    pick(session, "THE CLOCK")
+    assert tl.check_identity(session.match.state, "verne") == []
+    prompt = session.prompt()
+    assert prompt.title == "ANA: YOUR ID?" and prompt.options == ["Verne Brown", "NOT MET"]
+    pick(session, "Verne Brown")
+    assert session.match.state.winner == "Ana"
+
+
 # --------------------------------------------------------------------------- hidden cards
 
 
