@@ -111,6 +111,25 @@ def test_faq_a_memo_item_cannot_stop_its_own_theft():
     assert state.player("Ana").items == ("fax",)
 
 
+def test_a_memo_item_whose_theft_waits_may_stop_another_card_in_the_chain():
+    # Decision 37: Cy's Memo stops Ana's steal of Ben's Fax, Ana's Memo stops Cy's. The Fax
+    # may not stop the steal itself (FAQ), but it may stop Ana's Memo, another card; it then
+    # leaves play with that Memo, and the steal finds nothing to take (decision 36).
+    hands = {"Ana": ["steal", "memo"], "Cy": ["memo"]}
+    state = place(make_table(("Ana", "Ben", "Cy"), hands=hands), "Ben", "fax")
+    state, _ = tl.apply(state, play("Ana", "steal", item="fax"))
+    state, _ = tl.apply(state, {"type": "pass", "player": "Ben"})
+    for name in ("Cy", "Ana"):
+        memo = next(a for a in tl.legal_actions(state) if a["type"] == "memo")
+        assert memo["player"] == name
+        state, _ = tl.apply(state, memo)
+    fax = {"type": "memo", "player": "Ben", "card": "fax"}
+    assert fax in tl.legal_actions(state)
+    state, _ = do(state, fax, PASS)
+    assert "fax" in state.discard and not state.player("Ana").items
+    assert not state.player("Ben").items
+
+
 def test_faq_draw_pile_runs_out_shuffle_the_discard_only_when_a_draw_finds_none():
     state = make_table(hands={"Ana": ["tm"]})
     data = tl.to_json(state)
