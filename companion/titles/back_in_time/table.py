@@ -445,12 +445,21 @@ class BackInTimeTable(TitleTable):
         faces = [d["face"] for d in ch["dice"]]
         best = view.get("reroll")
         # The best reroll and every die not Biff or wild stand on the menu itself; any other
-        # set of unlocked dice is chosen under CHOOSE DICE.
+        # set of those dice is chosen under CHOOSE DICE, once for dice alike (two love dice
+        # showing love are one choice). A wild die is left off: rerolling it never helps.
         every = [i for i, f in enumerate(faces) if f not in (BIFF, WILD)]
+        labels = [label_of(d) for d in ch["dice"]]
         usual, other = [], []
+        offered: set[tuple[str, ...]] = set()
         for a in legal:
-            if a["type"] == "reroll":
-                (usual if a["dice"] in (best, every) else other).append(a)
+            if a["type"] != "reroll":
+                continue
+            alike = tuple(sorted(labels[i] for i in a["dice"]))
+            if a["dice"] in (best, every):
+                usual.append(a)
+            elif alike not in offered and all(faces[i] != WILD for i in a["dice"]):
+                other.append(a)
+            offered.add(alike)
         rerolls = [Item(self._reroll_label(a, view), [a]) for a in usual]
         resolve = Item(self._resolve_label(faces, need, symbol), [{"type": "resolve"}])
         modifiers = self._modifier_items([a for a in legal if a["type"] == "modify"])

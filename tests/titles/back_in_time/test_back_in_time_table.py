@@ -412,6 +412,15 @@ def test_any_set_of_unlocked_dice_is_rerolled_through_choose_dice(journal):
         "courage", "love", "wild"]
 
 
+def test_the_menu_leaves_off_rerolls_of_a_wild_die(journal):
+    # Legal, never useful: a wild die counts as any symbol already.
+    session = rolled(journal, "courage:wild", "love:love")
+    options = session.prompt().options
+    assert "CHOOSE DICE" not in options and "REROLL COURAGE" not in options
+    assert [o.split(":")[0] for o in options if o.startswith("REROLL")] == ["REROLL LOVE"]
+    assert {"type": "reroll", "dice": [0]} in session.match.legal_actions()
+
+
 def test_many_other_rerolls_are_grouped_by_how_many_dice(journal, monkeypatch):
     from companion.titles.back_in_time import table as bit_table
     monkeypatch.setattr(bit_table, "OTHER_REROLLS_FLAT", 2)
