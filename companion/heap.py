@@ -2,9 +2,10 @@
 
 Reading a roll allocates and frees many large buffers (frames, network inputs, crops). glibc
 keeps what was freed inside its heap for reuse, and over a game night the resident memory of
-the table crept up by what it kept (a soak of 21 games: 150-195 MB, against about 106 MB with
-the free memory given back after each roll). ``malloc_trim`` hands those pages back; other C
-libraries (musl, macOS) have no such call and keep their own ways, so there it does nothing.
+the table crept up by what it kept (a soak of 21 games: 150-195 MB from game to game, against
+117-121 MB with the free memory given back after each roll). ``malloc_trim`` hands those
+pages back; other C libraries (musl, macOS) have no such call and keep their own ways, so
+there it does nothing.
 """
 
 from __future__ import annotations

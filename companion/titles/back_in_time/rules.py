@@ -440,11 +440,12 @@ def _challenge_actions(state: State, ch: dict[str, Any]) -> list[Action]:
         best = list(proposal.get("reroll") or [])
         every = [i for i, d in enumerate(ch["dice"]) if d["face"] not in (BIFF, WILD)]
         free = [i for i, d in enumerate(ch["dice"]) if d["face"] != BIFF]
-        first = [s for s in (best, every) if s]
-        sets = first[:1] + [s for s in first[1:] if s != first[0]]
-        sets += [list(s) for n in range(1, len(free) + 1) for s in combinations(free, n)
-                 if list(s) not in sets]
-        out.extend({"type": "reroll", "dice": s} for s in sets)
+        every_set = (c for n in range(1, len(free) + 1) for c in combinations(free, n))
+        listed: set[tuple[int, ...]] = set()
+        for dice in (tuple(best), tuple(every), *every_set):
+            if dice and dice not in listed:
+                listed.add(dice)
+                out.append({"type": "reroll", "dice": list(dice)})
     out.extend(_modify_actions(state, ch))
     out.append({"type": "resolve"})
     return out
