@@ -714,7 +714,8 @@ def _action_words(action: Action) -> str:
     kind = str(action.get("type", ""))
     kind = _(ACTION_WORDS[kind]) if kind in ACTION_WORDS else kind.upper()
     if action.get("type") == "reroll":
-        return _("REROLL {n} DICE").format(n=len(action.get("dice", [])))
+        n = len(action.get("dice", []))
+        return ngettext("REROLL {n} DIE", "REROLL {n} DICE", n).format(n=n)
     if action.get("type") == "roll":
         dice = [d if isinstance(d, str) else f"{d.get('colour')}:{d.get('face')}"
                 for d in action.get("dice", [])]

@@ -412,6 +412,14 @@ def test_any_set_of_unlocked_dice_is_rerolled_through_choose_dice(journal):
         "courage", "love", "wild"]
 
 
+def test_undoing_a_reroll_names_how_many_dice(journal):
+    session = rolled(journal, "courage:courage", "love:love")
+    session.press("confirm")  # REROLL LOVE
+    assert session.press("undo").effects[0]["text"] == "UNDONE: REROLL 1 DIE"
+    pick(session, "REROLL 2 DICE")
+    assert session.press("undo").effects[0]["text"] == "UNDONE: REROLL 2 DICE"
+
+
 def test_the_menu_leaves_off_rerolls_of_a_wild_die(journal):
     # Legal, never useful: a wild die counts as any symbol already.
     session = rolled(journal, "courage:wild", "love:love")
