@@ -51,6 +51,11 @@ TEMPLATE = 24  # side of a face template in pixels
 FINDER_FEATURES = 24  # features per cell the dice finder's heat layer reads
 
 
+def _byte(v: object) -> bool:
+    """An integer 0..255 (JSON's true and false are not numbers here)."""
+    return isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 255
+
+
 class ProfileError(ValueError):
     """A profile file that cannot be used; the message says what, where and what to do."""
 
@@ -114,7 +119,7 @@ class DiceProfile:
                 f"{' and '.join(map(str, READS))}; {fix}"
             )
         dice = data.get("dice")
-        if dice not in FACE_SETS:
+        if not isinstance(dice, str) or dice not in FACE_SETS:
             raise ProfileError(
                 f"{where}: \"dice\" is {dice!r}, expected one of {', '.join(FACE_SETS)}"
             )
@@ -128,7 +133,7 @@ class DiceProfile:
             arrs = []
             for i, t in enumerate(ts):
                 ok = (isinstance(t, list) and len(t) == TEMPLATE * TEMPLATE
-                      and all(isinstance(v, int) and 0 <= v <= 255 for v in t))
+                      and all(_byte(v) for v in t))
                 if not ok:
                     raise ProfileError(
                         f"{where}: templates[{face!r}][{i}] should be {TEMPLATE * TEMPLATE} "
@@ -137,18 +142,24 @@ class DiceProfile:
                 arrs.append(np.array(t, np.uint8).reshape(TEMPLATE, TEMPLATE))
             templates[str(face)] = arrs
         colours = {}
-        for c, bgr in (data.get("colours") or {}).items():
+        raw_colours = data.get("colours") or {}
+        if not isinstance(raw_colours, dict):
+            raise ProfileError(f"{where}: \"colours\" should be an object of colour names to "
+                               "[B, G, R]; " + fix)
+        for c, bgr in raw_colours.items():
             if not (isinstance(bgr, list) and len(bgr) == 3
-                    and all(isinstance(v, int) and 0 <= v <= 255 for v in bgr)):
+                    and all(_byte(v) for v in bgr)):
                 raise ProfileError(f"{where}: colours[{c!r}] should be [B, G, R] in 0..255")
             colours[str(c)] = (bgr[0], bgr[1], bgr[2])
         ub = data.get("unknown_below", 0.5)
-        if not isinstance(ub, (int, float)) or not 0 <= ub <= 1:
+        if isinstance(ub, bool) or not isinstance(ub, (int, float)) or not 0 <= ub <= 1:
             raise ProfileError(f"{where}: \"unknown_below\" should be a number from 0 to 1")
         head = _check_head(data.get("head"), where, fix)
         finder = _check_finder(data.get("finder"), where, fix)
-        return cls(dice, templates, colours, float(ub), str(data.get("source", "")), head,
-                   finder)
+        source = data.get("source", "")
+        if not isinstance(source, str):
+            raise ProfileError(f"{where}: \"source\" should be a text; {fix}")
+        return cls(dice, templates, colours, float(ub), source, head, finder)
 
     @classmethod
     def load(cls, path: str | Path) -> DiceProfile:

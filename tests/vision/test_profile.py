@@ -59,6 +59,36 @@ def test_broken_profile_says_what_where_and_what_to_do(
     assert str(path) in str(err.value)
 
 
+def test_a_profile_with_any_field_of_the_wrong_type_is_refused_in_words() -> None:
+    # Every field and the first items of every list, set to values of other JSON types:
+    # a ProfileError, never another exception (a traceback, or a daemon that stops).
+    shipped = Path(__file__).parents[2] / "calibration" / "profiles" / "outatime.json"
+    base = json.loads(shipped.read_text())
+    wrong = [None, True, -1, 1.5, "x", [], ["1"], {}, {"a": 1}, [[1]]]
+
+    def places(node, at=()):
+        items = node.items() if isinstance(node, dict) else enumerate(node[:2]) \
+            if isinstance(node, list) else ()
+        for key, value in items:
+            yield at + (key,)
+            yield from places(value, at + (key,))
+
+    tried = 0
+    for place in places(base):
+        for value in wrong:
+            data = json.loads(json.dumps(base))
+            node = data
+            for key in place[:-1]:
+                node = node[key]
+            node[place[-1]] = value
+            tried += 1
+            try:
+                DiceProfile.from_json(data, "P")
+            except ProfileError as exc:
+                assert str(exc).startswith("P: ")
+    assert tried > 300
+
+
 def test_missing_profile(tmp_path: Path) -> None:
     with pytest.raises(ProfileError, match="no such profile file.*calibrate dice"):
         DiceProfile.load(tmp_path / "nope.json")
