@@ -12,8 +12,9 @@ from pathlib import Path
 from typing import Any
 
 from companion import i18n
-from companion.i18n import _
+from companion.i18n import N_, _
 from companion.paths import config_dir
+from companion.replay import shorten
 
 DEFAULTS_TOML = """\
 # companion config: every key with its default. Copy the keys you change into config.toml.
@@ -158,10 +159,25 @@ def default_path() -> Path:
     return config_dir() / "config.toml"
 
 
+def _kind(path: Path) -> str:
+    """"file", "dir", "missing", "other" (a device, a pipe) or "bad": a path the system
+    refuses to look at (too long, a NUL in it), which pathlib raises for rather than says."""
+    try:
+        if not path.exists():
+            return "missing"
+        return "file" if path.is_file() else "dir" if path.is_dir() else "other"
+    except (OSError, ValueError):
+        return "bad"
+
+
+BAD_PATH = N_("{path}: the system refuses this path (too long, or a character it cannot "
+              "hold); write a shorter path")
+
+
 def described(path: str | None) -> str:
     """Where the effective config comes from, in words: a file only when there is one."""
     where = Path(path) if path else default_path()
-    if where.exists():
+    if _kind(where) not in ("missing", "bad"):
         return _("effective config: defaults overlaid by {path}").format(path=where)
     return _("effective config: the defaults ({path} does not exist; write the keys you "
              "change there)").format(path=where)
@@ -172,7 +188,10 @@ def load(path: str | Path | None = None) -> dict[str, Any]:
     explicit = path is not None
     path = Path(path) if explicit else default_path()
     config = defaults()
-    if not path.exists():
+    kind = _kind(path)
+    if kind == "bad":
+        raise ConfigError(_(BAD_PATH).format(path=shorten(str(path))))
+    if kind == "missing":
         if explicit:
             raise ConfigError(_("{path}: no such config file").format(path=path))
         return config
@@ -234,7 +253,7 @@ def check(section: str, key: str, value: Any, default: Any, where: str) -> Any:
     name = f"{where}: [{section}] {key}"
     if section in _title_options():
         return _check_title_option(name, key, value, default)
-    setting = f"{name} = {value!r}"
+    setting = f"{name} = {shorten(repr(value))}"
     if isinstance(default, bool):
         if not isinstance(value, bool):
             raise ConfigError(_("{setting}: write true or false").format(setting=setting))
@@ -303,8 +322,11 @@ def check(section: str, key: str, value: Any, default: Any, where: str) -> Any:
                 raise ConfigError(_("{setting}: {reason}").format(
                     setting=name, reason=exc)) from exc
         if (section, key) in (("camera", "profile"), ("camera", "path")) and value:
-            where = Path(value)
-            if where.exists() and not (where.is_file() or (key == "path" and where.is_dir())):
+            kind = _kind(Path(value))
+            if kind == "bad":
+                raise ConfigError(_("{setting}: ").format(setting=setting) + _(BAD_PATH).format(
+                    path=shorten(value)))
+            if kind == "other" or (kind == "dir" and key != "path"):
                 raise ConfigError(_("{setting}: not a file (a device or a pipe); write the path "
                                     "of a file").format(setting=setting))
         if section == "table" and key == "language" and value and not i18n.available(value):
@@ -332,14 +354,14 @@ def _check_title_option(name: str, key: str, value: Any, default: Any) -> Any:
     if not same:
         example = to_toml({"x": {key: default}}).splitlines()[1]
         raise ConfigError(_("{setting}: write {kind}, e.g. {example}").format(
-            setting=f"{name} = {value!r}", kind=kind(default), example=example))
+            setting=f"{name} = {shorten(repr(value))}", kind=kind(default), example=example))
     return value
 
 
 def _check_font(setting: str, path: str) -> None:
     from PIL import ImageFont
 
-    if not Path(path).is_file():
+    if _kind(Path(path)) != "file":
         raise ConfigError(_("{setting}: no such font file; write the path of a TrueType font "
                             "(.ttf, .otf), or \"\" for the built-in one").format(setting=setting))
     try:

@@ -160,3 +160,18 @@ def test_run_draws_every_screen_for_the_configured_panel(tmp_path, companion_hom
         set_panel(Panel())
     shots = sorted(frames.glob("frame_*.png"))
     assert len(shots) >= 2 and {Image.open(f).size for f in shots} == {(256, 64)}
+
+
+@pytest.mark.parametrize("key", ["[camera]\nprofile", "[camera]\npath", "[display]\nfont"])
+def test_a_path_the_system_refuses_is_an_error_in_words_not_a_traceback(tmp_path, capsys, key):
+    path = tmp_path / "c.toml"
+    path.write_text(f'{key} = "{"a" * 5000}"\n')
+    assert main(["config", "show", "--config", str(path)]) == 2
+    err = capsys.readouterr().err
+    assert str(path) in err and "(5,00" in err and len(err) < 600
+
+
+def test_a_config_path_the_system_refuses_is_an_error_in_words(tmp_path, capsys):
+    assert main(["config", "show", "--config", str(tmp_path / ("a" * 5000))]) == 2
+    err = capsys.readouterr().err
+    assert "the system refuses this path" in err and len(err) < 600
