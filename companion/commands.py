@@ -186,6 +186,9 @@ def pack_for(title: str, name: str):
         raise UserError(str(exc)) from exc
 
 
+MAX_SCRIPT_BYTES = 64 * 1024 * 1024  # a long game is a few hundred KB of JSON lines
+
+
 def cmd_replay(args) -> int:
     from companion.content import playable
     from companion.match import make_setup, setup_content
@@ -196,7 +199,18 @@ def cmd_replay(args) -> int:
         if args.script == "-":
             lines = sys.stdin.read().splitlines()
         else:
-            lines = Path(args.script).read_text(encoding="utf-8").splitlines()
+            script = Path(args.script)
+            # A pipe or a device never ends (/dev/zero): only a file of a game's size is read.
+            if script.exists() and not script.is_file():
+                raise UserError(_("{script}: not a file (a folder, a pipe or a device); give "
+                                  "the path of a replay script (JSON lines)").format(
+                    script=args.script))
+            if script.exists() and script.stat().st_size > MAX_SCRIPT_BYTES:
+                raise UserError(_("{script}: {size:,} bytes, more than a replay script of "
+                                  "{most:,}; give the path of a replay script (JSON lines)")
+                                .format(script=args.script,
+                                        size=script.stat().st_size, most=MAX_SCRIPT_BYTES))
+            lines = script.read_text(encoding="utf-8-sig").splitlines()
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise UserError(_("{script}: cannot read the script ({reason})").format(
             script=args.script, reason=shorten(str(exc)))) from exc

@@ -180,7 +180,27 @@ def test_replay_of_an_unreadable_file(tmp_path, capsys, companion_home, kind):
     assert main(["replay", "--title", "outatime", str(path)]) == 2
     captured = capsys.readouterr()
     assert captured.out == ""
-    assert str(path) in captured.err and "cannot read the script" in captured.err
+    assert str(path) in captured.err
+    said = "not a file" if kind == "directory" else "cannot read the script"
+    assert said in captured.err
+
+
+def test_replay_refuses_a_pipe_rather_than_wait_for_its_end(tmp_path, capsys, companion_home):
+    import os
+
+    path = tmp_path / "script.jsonl"
+    os.mkfifo(path)
+    assert main(["replay", "--title", "outatime", str(path)]) == 2
+    assert "not a file (a folder, a pipe or a device)" in capsys.readouterr().err
+
+
+def test_replay_reads_a_script_saved_with_a_byte_order_mark(tmp_path, capsys, companion_home):
+    from pathlib import Path
+
+    example = Path(__file__).parents[1] / "docs" / "titles" / "outatime-example.jsonl"
+    path = tmp_path / "script.jsonl"
+    path.write_bytes(b"\xef\xbb\xbf" + example.read_bytes())
+    assert main(["replay", "--title", "outatime", str(path)]) == 0
 
 
 def test_replay_through_a_real_process(tmp_path, companion_home):
