@@ -201,15 +201,17 @@ def cmd_replay(args) -> int:
         else:
             script = Path(args.script)
             # A pipe or a device never ends (/dev/zero): only a file of a game's size is read.
-            if script.exists() and not script.is_file():
-                raise UserError(_("{script}: not a file (a folder, a pipe or a device); give "
-                                  "the path of a replay script (JSON lines)").format(
-                    script=args.script))
-            if script.exists() and script.stat().st_size > MAX_SCRIPT_BYTES:
-                raise UserError(_("{script}: {size:,} bytes, more than a replay script of "
-                                  "{most:,}; give the path of a replay script (JSON lines)")
-                                .format(script=args.script,
-                                        size=script.stat().st_size, most=MAX_SCRIPT_BYTES))
+            if script.exists():
+                if not script.is_file():
+                    raise UserError(_("{script}: not a file (a folder, a pipe or a device); "
+                                      "give the path of a replay script (JSON lines)").format(
+                        script=args.script))
+                size = script.stat().st_size
+                if size > MAX_SCRIPT_BYTES:
+                    raise UserError(_("{script}: {size:,} bytes, more than a replay script of "
+                                      "{most:,}; give the path of a replay script (JSON "
+                                      "lines)").format(script=args.script, size=size,
+                                                       most=MAX_SCRIPT_BYTES))
             lines = script.read_text(encoding="utf-8-sig").splitlines()
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         raise UserError(_("{script}: cannot read the script ({reason})").format(

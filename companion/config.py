@@ -324,8 +324,7 @@ def check(section: str, key: str, value: Any, default: Any, where: str) -> Any:
         if (section, key) in (("camera", "profile"), ("camera", "path")) and value:
             kind = _kind(Path(value))
             if kind == "bad":
-                raise ConfigError(_("{setting}: ").format(setting=setting) + _(BAD_PATH).format(
-                    path=shorten(value)))
+                raise ConfigError(_(BAD_PATH).format(path=setting))
             if kind == "other" or (kind == "dir" and key != "path"):
                 raise ConfigError(_("{setting}: not a file (a device or a pipe); write the path "
                                     "of a file").format(setting=setting))

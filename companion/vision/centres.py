@@ -612,8 +612,8 @@ def _suppress(peaks: list[tuple[float, ...]]) -> list[tuple[float, ...]]:
     for start in range(0, len(a), _BLOCK):
         block = a[start:start + _BLOCK]
         earlier = a[:start][kept[:start]]
-        beaten = _near(block, earlier).any(axis=1)
-        among = _near(block, block)
+        beaten = one_die(block, earlier).any(axis=1)
+        among = one_die(block, block)
         for i in range(len(block)):
             if not beaten[i]:
                 kept[start + i] = True
@@ -628,10 +628,11 @@ def _suppress(peaks: list[tuple[float, ...]]) -> list[tuple[float, ...]]:
 _BLOCK = 256  # centres compared at a time in ``_suppress``
 
 
-def _near(a: np.ndarray, b: np.ndarray) -> np.ndarray:
-    """``[i, j]``: centre ``a[i]`` and centre ``b[j]`` (rows ``x, y, side``) are one die."""
+def one_die(a: np.ndarray, b: np.ndarray, share: float = SUPPRESS) -> np.ndarray:
+    """``[i, j]``: centre ``a[i]`` and centre ``b[j]`` (rows ``x, y, side``) are one die,
+    closer than ``share`` of the smaller side."""
     return np.hypot(a[:, None, 0] - b[:, 0], a[:, None, 1] - b[:, 1]) \
-        <= SUPPRESS * np.minimum(a[:, None, 2], b[:, 2])
+        <= share * np.minimum(a[:, None, 2], b[:, 2])
 
 
 def _on(a: np.ndarray, b: np.ndarray) -> np.ndarray:

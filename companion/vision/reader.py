@@ -9,7 +9,15 @@ from pathlib import Path
 import numpy as np
 
 from .centres import MODEL as CENTRES_MODEL
-from .centres import SPECK_JUDGED, SURE, TARGET_SIDE, CentreFinder, fit_blobs, model_fingerprint
+from .centres import (
+    SPECK_JUDGED,
+    SURE,
+    TARGET_SIDE,
+    CentreFinder,
+    fit_blobs,
+    model_fingerprint,
+    one_die,
+)
 from .classify import (
     MODELS,
     NONE,
@@ -463,13 +471,15 @@ class DiceReader:
             c = self._sharper_faces(view, c)
         # Two places the finder kept apart can be fitted onto one die (a die and a piece of
         # it): each die is proposed once, as its surer place.
-        taken = _one_per_die(np.argsort(-p_die, kind="stable"), c.fitted)
+        same = _same_die(c.fitted)
+        taken = _one_per_die(np.argsort(-p_die, kind="stable"), same)
         seen = int((p_die[taken] >= self.judge.die_below).sum())
         if expected is not None and seen < expected and self.die_side is None \
                 and (bg is None or not unchanged(view, bg)):
             # (a tray that still looks as it did empty holds no dice to look again for: the
             # table announces a roll before the dice land)
             c, p_die, checked = self._look_again(view, bg, threshold, c, p_die, checked)
+            same = _same_die(c.fitted)  # the places looked for again are among them now
         if expected is None:
             keep = [i for i in taken if p_die[i] >= self.judge.die_below]
             sure = p_die
@@ -477,7 +487,7 @@ class DiceReader:
             # Told there are N dice: the N places most surely read (a die, and its face), so
             # a die with a clear face outranks print a little like a die and like no face.
             order = _one_per_die(np.argsort(-(p_die * c.p_faces.max(axis=1)), kind="stable"),
-                                 c.fitted)
+                                 same)
             keep = [i for i in order[:max(expected, 0)] if p_die[i] >= EXPECT_FLOOR]
             # Told there are N dice, a kept place is a die unless the best place left out
             # is one instead: the chance of this one over that one.
@@ -611,12 +621,15 @@ def _merged(c: Candidates, p_die: np.ndarray, checked: np.ndarray, more: Candida
             np.concatenate([checked[keep], checked_more[new]]))
 
 
-def _one_per_die(order: np.ndarray, fitted: list[tuple[Blob, bool]]) -> list[int]:
-    """``order`` without the places whose fitted die lies on the fitted die of a place
-    before them (centres within ``SAME_DIE`` of the smaller die's side)."""
+def _same_die(fitted: list[tuple[Blob, bool]]) -> np.ndarray:
+    """``[i, j]``: the fitted dice of places ``i`` and ``j`` are one die (centres within
+    ``SAME_DIE`` of the smaller die's side)."""
     boxes = np.array([(b.cx, b.cy, min(b.w, b.h)) for b, _ in fitted]).reshape(-1, 3)
-    near = np.hypot(boxes[:, None, 0] - boxes[:, 0], boxes[:, None, 1] - boxes[:, 1]) \
-        < SAME_DIE * np.minimum(boxes[:, None, 2], boxes[:, 2])
+    return one_die(boxes, boxes, SAME_DIE)
+
+
+def _one_per_die(order: np.ndarray, near: np.ndarray) -> list[int]:
+    """``order`` without the places that are one die (``near``) with a place before them."""
     taken: list[int] = []
     for i in order:
         if not near[i, taken].any():

@@ -420,6 +420,12 @@ def _power_actions(state: State) -> list[Action]:
     return []
 
 
+def plain_dice(ch: dict[str, Any]) -> list[int]:
+    """The positions of the challenge's dice that are neither a Biff nor wild: those a
+    reroll would be for."""
+    return [i for i, d in enumerate(ch["dice"]) if d["face"] not in (BIFF, WILD)]
+
+
 def _challenge_actions(state: State, ch: dict[str, Any]) -> list[Action]:
     stage = ch["stage"]
     active = state.current
@@ -438,7 +444,7 @@ def _challenge_actions(state: State, ch: dict[str, Any]) -> list[Action]:
         # die that is neither a Biff nor already wild (what a player most often means).
         proposal = odds_now(state) or {}
         best = list(proposal.get("reroll") or [])
-        every = [i for i, d in enumerate(ch["dice"]) if d["face"] not in (BIFF, WILD)]
+        every = plain_dice(ch)
         free = [i for i, d in enumerate(ch["dice"]) if d["face"] != BIFF]
         every_set = (c for n in range(1, len(free) + 1) for c in combinations(free, n))
         listed: set[tuple[int, ...]] = set()

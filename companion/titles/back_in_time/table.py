@@ -447,7 +447,7 @@ class BackInTimeTable(TitleTable):
         # The best reroll and every die not Biff or wild stand on the menu itself; any other
         # set of those dice is chosen under CHOOSE DICE, once for dice alike (two love dice
         # showing love are one choice). A wild die is left off: rerolling it never helps.
-        every = [i for i, f in enumerate(faces) if f not in (BIFF, WILD)]
+        every = rules.plain_dice(ch)
         labels = [label_of(d) for d in ch["dice"]]
         usual, other = [], []
         offered: set[tuple[str, ...]] = set()
