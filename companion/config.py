@@ -7,6 +7,7 @@ a message naming the file, the key, what was wrong and what to write instead.
 
 from __future__ import annotations
 
+import json
 import tomllib
 from pathlib import Path
 from typing import Any
@@ -252,7 +253,7 @@ def merge(config: dict[str, Any], user: dict[str, Any], where: str) -> dict[str,
 def check(section: str, key: str, value: Any, default: Any, where: str) -> Any:
     name = f"{where}: [{section}] {key}"
     if section in _title_options():
-        return _check_title_option(name, key, value, default)
+        return _check_title_option(section, name, key, value, default)
     setting = f"{name} = {shorten(repr(value))}"
     if isinstance(default, bool):
         if not isinstance(value, bool):
@@ -294,6 +295,11 @@ def check(section: str, key: str, value: Any, default: Any, where: str) -> Any:
         if not isinstance(value, list) or not all(isinstance(v, str) and v for v in value):
             raise ConfigError(_("{setting}: write a list of names, e.g. {example}").format(
                 setting=name, example='["Ana", "Ben"]'))
+        if section == "table" and key == "players" and not all(
+                v.strip() and v.isprintable() for v in value):
+            raise ConfigError(_("{setting}: each name is printable text on one line, not blank "
+                                "(the screens show it), e.g. {example}").format(
+                setting=f"{name} = {shorten(repr(value))}", example='["Ana", "Ben"]'))
         if section == "table" and key == "players" and not 1 <= len(value) <= 6:
             raise ConfigError(_("{setting}: 1 to 6 names (the title decides how many can play)")
                               .format(setting=name))
@@ -336,8 +342,12 @@ def check(section: str, key: str, value: Any, default: Any, where: str) -> Any:
     return value
 
 
-def _check_title_option(name: str, key: str, value: Any, default: Any) -> Any:
-    """A title's option has its default's type (the title checks its meaning at game start)."""
+def _check_title_option(title: str, name: str, key: str, value: Any, default: Any) -> Any:
+    """A title's option has its default's type and is in the range its title allows (the
+    title's own ``check_options``, which a new game calls too)."""
+    from companion import titles
+    from companion.titles.api import RuleError
+
     def kind(v: Any) -> str:
         if isinstance(v, bool):
             return _("true or false")
@@ -354,6 +364,11 @@ def _check_title_option(name: str, key: str, value: Any, default: Any) -> Any:
         example = to_toml({"x": {key: default}}).splitlines()[1]
         raise ConfigError(_("{setting}: write {kind}, e.g. {example}").format(
             setting=f"{name} = {shorten(repr(value))}", kind=kind(default), example=example))
+    try:
+        titles.get(title).rules.check_options({key: value})
+    except RuleError as exc:
+        raise ConfigError(_("{setting}: {reason}").format(
+            setting=f"{name} = {shorten(repr(value))}", reason=exc)) from None
     return value
 
 
@@ -388,7 +403,8 @@ def _value(section: str, key: str, value: Any) -> str:
         return repr(value)
     if isinstance(value, list):
         return "[" + ", ".join(_value(section, key, v) for v in value) + "]"
-    return '"' + str(value).replace("\\", "\\\\").replace('"', '\\"') + '"'
+    # JSON's string escapes are TOML's (a newline as \n, not a line break); TOML escapes DEL too.
+    return json.dumps(str(value), ensure_ascii=False).replace("\x7f", "\\u007f")
 
 
 def register(commands, bench_commands) -> None:

@@ -130,6 +130,29 @@ def test_title_options_have_a_section_per_title_and_an_older_table_key_still_cou
         config.load(write(tmp_path, "[outatime]\nfirst_rolls = true\n"))
 
 
+@pytest.mark.parametrize("text, words", [
+    ("[eras]\nhand = 0\n", r"\[eras\] hand = 0: .*from 1 to 12"),
+    ("[eras]\nhand = 13\n", r"\[eras\] hand = 13: .*from 1 to 12"),
+    ("[eras]\nrefill = [9, 9, 9]\n", r"\[eras\] refill = \[9, 9, 9\]: .*each 0 to 5"),
+    ("[eras]\nrefill = [2, 1]\n", r"\[eras\] refill = \[2, 1\]: .*1955, 1985 and 2015"),
+    ("[timeline]\nb1_cards = 7\n", r"\[timeline\] b1_cards = 7: .*B-1 stack"),
+    ("[table]\nhand = -4\n", r"\[eras\] hand = -4: .*from 1 to 12"),
+])
+def test_a_title_option_out_of_its_range_is_refused_when_the_config_is_read(tmp_path, text,
+                                                                             words):
+    # The title's own check, as a new game makes it: refused at start, not at the table.
+    with pytest.raises(config.ConfigError, match=words):
+        config.load(write(tmp_path, text))
+
+
+def test_title_options_in_their_range_are_kept(tmp_path):
+    cfg = config.load(write(tmp_path, "[eras]\nhand = 7\nrefill = [0, 5, 3]\n"
+                                      "[timeline]\nb1_cards = 2\n"))
+    assert config.title_options(cfg)["eras"] == {"advanced": False, "hand": 7,
+                                                 "refill": [0, 5, 3]}
+    assert config.title_options(cfg)["timeline"] == {"b1_cards": 2}
+
+
 @pytest.mark.parametrize("text, size, pitch", [
     ("", (128, 64), 0.43),  # the recommended 2.42" SSD1309, the default driver's own
     ('[display]\ndriver = "ssd1322"\n', (256, 64), 0.30),
@@ -175,3 +198,20 @@ def test_a_config_path_the_system_refuses_is_an_error_in_words(tmp_path, capsys)
     assert main(["config", "show", "--config", str(tmp_path / ("a" * 5000))]) == 2
     err = capsys.readouterr().err
     assert "the system refuses this path" in err and len(err) < 600
+
+
+@pytest.mark.parametrize("names", ['["A\\nna", "Ben"]', '["Ana", "  "]', '["Ana", "B\\u0007en"]'])
+def test_a_player_name_on_two_lines_blank_or_with_control_characters_is_refused(tmp_path,
+                                                                                names):
+    with pytest.raises(config.ConfigError, match=r"\[table\] players = .*printable text"):
+        config.load(write(tmp_path, f"[table]\nplayers = {names}\n"))
+
+
+def test_config_show_prints_any_text_as_toml_that_reads_back_the_same(tmp_path):
+    import tomllib
+
+    text = '[display]\nout = "a\\nb\\u007fc\\"d\\\\e\\t"\n[table]\nplayers = ["Zoë", "Ben"]\n'
+    cfg = config.load(write(tmp_path, text))
+    shown = config.to_toml(cfg)
+    assert 'out = "a\\nb\\u007fc\\"d\\\\e\\t"' in shown.splitlines()  # on one line
+    assert tomllib.loads(shown) == cfg

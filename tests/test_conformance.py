@@ -30,8 +30,10 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from companion import titles
+from companion.content import demo_pack
 from companion.display.cli import game_screens
 from companion.display.draw import using
+from companion.titles.api import RuleError
 
 KEYS = titles.keys()
 COUNTS = [(key, n) for key in KEYS for n in player_counts(key)]
@@ -164,6 +166,23 @@ def test_facts_are_data(key):
     json.dumps(engine.view(state))
     assert set(engine.secrets(state)) == set(NAMES[:facts.min_players]), "secrets per player"
     json.dumps(facts.options)
+
+
+@pytest.mark.parametrize("key", [k for k in KEYS if titles.get(k).facts.options])
+def test_a_title_with_options_checks_them_before_a_game(key):
+    engine = titles.get(key).rules
+    assert engine.check_options({}) == titles.get(key).facts.options
+    with pytest.raises(RuleError, match="unknown option"):
+        engine.check_options({"no_such_option": 1})
+    for option, default in titles.get(key).facts.options.items():
+        if isinstance(default, bool):
+            with pytest.raises(RuleError, match=option):
+                engine.check_options({option: "yes"})
+            assert engine.check_options({option: not default})[option] is (not default)
+    # new_game refuses what check_options refuses
+    with pytest.raises(RuleError, match="unknown option"):
+        engine.new_game(NAMES[:titles.get(key).facts.min_players], {"no_such_option": 1},
+                        demo_pack(key))
 
 
 @pytest.mark.parametrize("key", KEYS)

@@ -69,6 +69,9 @@ def test_pack_source_defaults_to_owner():
         (HEAD.format(source="owner") + card_toml("a", steps="[3, 7]"), ["'a'", "7"]),
         (HEAD.format(source="owner") + card_toml("a", steps="[]"), ["'a'", "steps"]),
         (HEAD.format(source="owner") + card_toml("a", steps="[2]"), []),  # valid: control
+        # a mistyped field is named, not dropped
+        (HEAD.format(source="owner") + card_toml("a", extra="stpes = [3]\n"),
+         ["x.toml", "'a'", "unknown field(s) stpes", "known: id, kind, note, source, steps"]),
         (HEAD.format(source="owner") + '\n[[card]]\nkind = "0.2"\nsteps = [2]\n', ["id"]),
         ("[pack]\ntitle = \n", ["x.toml", "not valid TOML"]),
         ('[pack]\ntitle = "timeline"\n', ["x.toml", "timeline", "outatime"]),
@@ -211,3 +214,17 @@ def test_engine_never_assumes_the_demo_deck(sizes, players, seed, bot):
                 assert 0 <= p.progress < len(state.cards[p.active]["steps"])
     (winner,) = outatime.winners(state)
     assert len(state.player(winner).completed) == 5
+
+
+@pytest.mark.parametrize("entry", [
+    card_toml("a", kind="x" * 1_000_000),
+    card_toml("a", extra=f'source = "{"y" * 1_000_000}"\n'),
+    card_toml("a" * 1_000_000, kind="0.9"),
+    card_toml("a", extra=f'{"z" * 100_000} = 1\n'),
+])
+def test_a_pack_error_echoes_a_huge_value_cut_short(entry):
+    with pytest.raises(PackError) as info:
+        parse_pack(HEAD.format(source="owner") + entry, "x.toml", "outatime")
+    said = str(info.value)
+    assert said.startswith("x.toml: card") and len(said) < 1000
+    assert "characters)" in said  # says how long the value was

@@ -29,6 +29,7 @@ from typing import Any
 
 from companion.i18n import _
 from companion.paths import config_dir
+from companion.replay import shorten
 
 SOURCES = ("rulebook", "owner", "demo")
 
@@ -108,20 +109,20 @@ def parse_pack(text: str, where: str, title: str | None = None) -> Pack:
     pack_title = meta.get("title", title)
     if title is not None and pack_title != title:
         raise PackError(_("{where}: pack is for title {title}, expected {expected}").format(
-            where=where, title=repr(pack_title), expected=repr(title)))
+            where=where, title=shorten(repr(pack_title)), expected=repr(title)))
     if not pack_title or not isinstance(pack_title, str):
         raise PackError(_("{where}: [pack] needs {example}").format(
             where=where, example='title = "<title key>"'))
     source = meta.get("source", "owner")
     if source not in SOURCES:
         raise PackError(_("{where}: [pack] source {source} must be one of {known}").format(
-            where=where, source=repr(source), known=", ".join(SOURCES)))
+            where=where, source=shorten(repr(source)), known=", ".join(SOURCES)))
     declared = sections_of(pack_title)
     unknown = sorted(set(data) - set(declared) - {"pack"})
     if unknown:
         raise PackError(
             _("{where}: unknown section(s) {sections} for {title}; known: {known}").format(
-                where=where, sections=", ".join(unknown), title=pack_title,
+                where=where, sections=shorten(", ".join(unknown)), title=pack_title,
                 known=", ".join(declared))
         )
     sections = {
@@ -142,7 +143,8 @@ def parse_pack(text: str, where: str, title: str | None = None) -> Pack:
             check(pack)
         except ValueError as exc:
             # Translators: where a problem is ("a file: an entry"), then what it is.
-            raise PackError(_("{where}: {reason}").format(where=where, reason=exc)) from exc
+            raise PackError(_("{where}: {reason}").format(where=where, reason=shorten(str(exc)))) \
+                from exc
     return pack
 
 
@@ -160,22 +162,24 @@ def _entries(raw: Any, section: str, validate, where: str, source: str) -> tuple
         entry.setdefault("source", source)
         if entry["source"] not in SOURCES:
             raise PackError(_("{entry}: source {source} must be one of {known}").format(
-                entry=label, source=repr(entry["source"]), known=SOURCES))
+                entry=label, source=shorten(repr(entry["source"])), known=", ".join(SOURCES)))
         entry_id = entry.get("id")
         if not isinstance(entry_id, str) or not entry_id.strip():
             raise PackError(_("{entry}: needs {example}").format(
                 entry=label, example='id = "<short name>"'))
+        # An entry's values are echoed cut short: a value of megabytes is not printed whole.
+        shown_id = shorten(repr(entry_id))
         if entry_id in seen:
             raise PackError(
                 _("{entry}: id {id} is used twice; give each {section} its own id").format(
-                    entry=label, id=repr(entry_id), section=section)
+                    entry=label, id=shown_id, section=section)
             )
         seen.add(entry_id)
         try:
             checked.append(validate(entry))
         except ValueError as exc:
             raise PackError(_("{where}: {reason}").format(
-                where=f"{where}: {section} {entry_id!r}", reason=exc)) from exc
+                where=f"{where}: {section} {shown_id}", reason=shorten(str(exc)))) from exc
     return tuple(checked)
 
 

@@ -70,6 +70,12 @@ class Title(Protocol):
 
     facts: Facts
 
+    def check_options(self, options: dict[str, Any]) -> dict[str, Any]:
+        """``options`` over the title's defaults (``facts.options``), or RuleError saying which
+        option is unknown or out of its range. ``new_game`` checks its options so; the config
+        calls it too, so that a bad option is refused when the daemon starts, not at the
+        table."""
+
     def new_game(self, players: list[str], options: dict[str, Any], content: Any) -> Any:
         """A fresh state, before any chance (deal) has happened.
 
@@ -120,6 +126,36 @@ def check_players(facts: Facts, players: list[str]) -> None:
                 name=repr(name)))
     if len(set(players)) != len(players):
         raise RuleError(_("player names must differ from each other"))
+
+
+def check_fields(entry: dict[str, Any], allowed: set[str], what: str) -> None:
+    """ValueError naming the fields of a content entry that ``allowed`` does not hold (a
+    mistyped field would otherwise be dropped without a word)."""
+    extra = sorted(map(str, set(entry) - allowed))
+    if extra:
+        raise ValueError(
+            _("unknown field(s) {fields} for {what}; known: {known}").format(
+                fields=", ".join(extra), what=what, known=", ".join(sorted(allowed))
+            )
+        )
+
+
+def known_options(facts: Facts, options: Any) -> dict[str, Any]:
+    """``options`` over the title's defaults; RuleError for options that are not a mapping,
+    an option the title does not have, or a true/false option given anything else (each
+    title's ``check_options`` then checks the ranges of its others)."""
+    if not isinstance(options, dict):
+        raise RuleError(_("options must be a JSON object"))
+    unknown = sorted(map(str, set(options) - set(facts.options)))
+    if unknown:
+        raise RuleError(_("unknown option(s) {unknown}; known: {known}").format(
+            unknown=", ".join(unknown), known=", ".join(sorted(facts.options)) or _("none")))
+    merged = {**facts.options, **options}
+    for key, default in facts.options.items():
+        if isinstance(default, bool) and not isinstance(merged[key], bool):
+            raise RuleError(_("option {option} is true or false, not {value}").format(
+                option=key, value=json.dumps(merged[key], default=str)))
+    return merged
 
 
 C = TypeVar("C")

@@ -12,9 +12,8 @@ from __future__ import annotations
 from typing import Any
 
 from companion.i18n import _
+from companion.titles.api import check_fields
 from companion.titles.back_in_time import data
-
-SECTIONS = dict(data.SECTIONS)
 
 
 def _text(text: str) -> str:
@@ -54,10 +53,25 @@ FIELDS: dict[str, tuple[tuple[str, ...], str, Any]] = {
     "reward": (("opportunity", "trouble"), "what success gives, e.g. tile,love+1", None),
     "effect": (("trouble",), "what happens when it is drawn, e.g. biff+1,love-1", None),
     "level": (("trouble",), "1, 2 or 3", _int),
-    "note": (tuple(SECTIONS), "anything to remember about the entry", _text),
+    "note": (tuple(data.SECTIONS), "anything to remember about the entry", _text),
 }
 
 _LISTS = ("places", "spaces", "ready", "faces", "moves", "reward", "effect")
+
+
+def _fields_checked(section: str, validate):
+    """``validate`` after refusing a field that ``section``'s entries do not have."""
+    allowed = {"id", "source"} | {f for f, (sections, _h, _p) in FIELDS.items()
+                                  if section in sections}
+
+    def checked(entry: dict[str, Any]) -> dict[str, Any]:
+        check_fields(entry, allowed, _("a {section} entry").format(section=section))
+        return validate(entry)
+
+    return checked
+
+
+SECTIONS = {name: _fields_checked(name, validate) for name, validate in data.SECTIONS.items()}
 
 
 def parse_field(name: str, text: str) -> Any:

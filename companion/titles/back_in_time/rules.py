@@ -55,6 +55,7 @@ from companion.titles.api import (
     Facts,
     RuleError,
     check_players,
+    known_options,
 )
 from companion.titles.back_in_time import data, odds
 from companion.titles.back_in_time.data import (
@@ -185,18 +186,15 @@ def _sections(content: Any) -> dict[str, list[dict[str, Any]]]:
     return sections
 
 
+def check_options(options: dict[str, Any]) -> dict[str, Any]:
+    """The options over their defaults (one, ``final_turn_actions``, true or false)."""
+    return known_options(facts, options)
+
+
 def new_game(players: list[str], options: dict[str, Any], content: Any) -> State:
     """A new game; ``content`` is a content pack or its entries by section."""
     check_players(facts, players)
-    if not isinstance(options, dict):
-        raise RuleError(_("options must be a JSON object"))
-    unknown = set(options) - set(facts.options)
-    if unknown:
-        raise RuleError(
-            _("unknown option(s) {unknown}; known: {known}").format(
-                unknown=sorted(unknown), known=sorted(facts.options)
-            )
-        )
+    opts = check_options(options)
     cached = _COMPILED.get(content) if hasattr(content, "sections") else None
     sections = cached[0] if cached else _sections(content)
     why = data.missing(sections, len(players))
@@ -205,7 +203,7 @@ def new_game(players: list[str], options: dict[str, Any], content: Any) -> State
     c = cached[1] if cached else Content(sections)
     if cached is None and hasattr(content, "sections"):
         _COMPILED[content] = (sections, c)
-    return State(c, {**facts.options, **options}, [Player(n) for n in players],
+    return State(c, opts, [Player(n) for n in players],
                  tracker=c.trackers[len(players)]["start"], love=c.love_start)
 
 

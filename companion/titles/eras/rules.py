@@ -56,7 +56,16 @@ from itertools import combinations
 from typing import Any
 
 from companion.i18n import N_, _, ngettext
-from companion.titles.api import CHANCE, TERMINAL, Action, Effect, Facts, RuleError, check_players
+from companion.titles.api import (
+    CHANCE,
+    TERMINAL,
+    Action,
+    Effect,
+    Facts,
+    RuleError,
+    check_players,
+    known_options,
+)
 
 ERAS = ("1955", "1985", "2015")
 ANY = "any"  # the infinity mark: a card that may be played into any era
@@ -432,19 +441,10 @@ def _split(content: Any) -> list[dict[str, Any]]:
     raise RuleError(_("the content must be a pack or a list of entries"))
 
 
-def _check_options(options: Any) -> dict[str, Any]:
-    if not isinstance(options, dict):
-        raise RuleError(_("options must be a table of option = value"))
-    unknown = set(options) - set(facts.options)
-    if unknown:
-        raise RuleError(
-            _("unknown option(s) {unknown}; known: {known}").format(
-                unknown=", ".join(sorted(map(str, unknown))), known=", ".join(facts.options)
-            )
-        )
-    opts = {**facts.options, **options}
-    if not isinstance(opts["advanced"], bool):
-        raise RuleError(_("option advanced is true (B sides of the events) or false"))
+def check_options(options: dict[str, Any]) -> dict[str, Any]:
+    """The options over their defaults: ``advanced`` true or false, ``hand`` 1 to 12 cards,
+    ``refill`` three numbers of 0 to 5 (1955, 1985, 2015)."""
+    opts = known_options(facts, options)
     hand = opts["hand"]
     if isinstance(hand, bool) or not isinstance(hand, int) or not 1 <= hand <= 12:
         raise RuleError(_("option hand (cards dealt to each player) is a number from 1 to 12"))
@@ -456,6 +456,7 @@ def _check_options(options: Any) -> dict[str, Any]:
     ):
         raise RuleError(
             _("option refill lists the cards drawn at the end of a turn in 1955, 1985 and 2015, "
+              "each 0 to 5, "
               "e.g. [2, 1, 0]")
         )
     opts["refill"] = list(refill)
@@ -468,7 +469,7 @@ def new_game(players: list[str], options: dict[str, Any], content: Any) -> State
     ``content`` is a content pack, its entries by section, or a plain list of entries.
     """
     check_players(facts, players)
-    opts = _check_options(options)
+    opts = check_options(options)
     entries = []
     for entry in _split(content):
         if not isinstance(entry, dict):

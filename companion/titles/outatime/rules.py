@@ -38,7 +38,17 @@ from math import factorial
 from typing import Any
 
 from companion.i18n import N_, _, ngettext
-from companion.titles.api import CHANCE, TERMINAL, Action, Effect, Facts, RuleError, check_players
+from companion.titles.api import (
+    CHANCE,
+    TERMINAL,
+    Action,
+    Effect,
+    Facts,
+    RuleError,
+    check_fields,
+    check_players,
+    known_options,
+)
 
 FLUX = "flux"
 EIGHTY_EIGHT = "88"
@@ -95,12 +105,16 @@ def face(value: Any) -> str:
     return _FACE_ALIASES[key]
 
 
+CARD_FIELDS = {"id", "kind", "steps", "note", "source"}
+
+
 def validate_card(card: dict[str, Any]) -> dict[str, Any]:
     """Check one Power card entry of a content pack; return it normalised.
 
     ``steps`` are in the order they are completed: left to right on a Power card, bottom to top
     on the Temporal Displacement card.
     """
+    check_fields(card, CARD_FIELDS, _("a Power card"))
     kind = str(card.get("kind", ""))
     if kind not in KINDS:
         raise ValueError(_('kind {kind} must be one of "0.2", "0.3", "0.4" or "td"').format(
@@ -221,13 +235,15 @@ class State:
         return steps[p.progress] if p.progress < len(steps) else None
 
 
+def check_options(options: dict[str, Any]) -> dict[str, Any]:
+    """The options over their defaults (one, ``first_roll_stalls``, true or false)."""
+    return known_options(facts, options)
+
+
 def new_game(players: list[str], options: dict[str, Any], content: Any) -> State:
     """A new game; ``content`` is a content pack, its entries by section, or a list of cards."""
     check_players(facts, players)
-    unknown = set(options) - set(facts.options)
-    if unknown:
-        raise RuleError(_("unknown option(s) {options}; known: {known}").format(
-            options=sorted(unknown), known=sorted(facts.options)))
+    opts = check_options(options)
     if hasattr(content, "cards"):  # a content pack
         cards_list = content.cards
     elif isinstance(content, dict):  # a recorded setup's entries by section
@@ -235,7 +251,6 @@ def new_game(players: list[str], options: dict[str, Any], content: Any) -> State
     else:  # a plain list of card entries
         cards_list = content
     cards = {c["id"]: validate_card(c) for c in cards_list}
-    opts = {**facts.options, **options}
     return State([Player(name, []) for name in players], cards, opts)
 
 

@@ -40,6 +40,7 @@ from __future__ import annotations
 from typing import Any
 
 from companion.i18n import N_, _
+from companion.titles.api import check_fields
 from companion.titles.timeline.graph import B1, LINCHPIN, PAIRS, POSITIONS, RIPPLE, Graph
 
 TYPES = ("item", "time_machine", "doubleback", "action", "power_action")
@@ -73,16 +74,6 @@ FLAGS = ("memo", "hitch", "steal", "trash", "out_of_turn")
 NUMBERS = {"draw": (1, 5), "extra_play": (1, 3), "draw_bonus": (1, 2), "count": (1, 20)}
 # A card targets at most one thing; these choose what.
 TARGETING = ("hitch", "steal", "trash", "replay", "memo")
-
-
-def _unknown_fields(entry: dict[str, Any], allowed: set[str], what: str) -> None:
-    extra = sorted(set(entry) - allowed)
-    if extra:
-        raise ValueError(
-            _("unknown field(s) {fields} for {what}; known: {known}").format(
-                fields=", ".join(extra), what=what, known=", ".join(sorted(allowed))
-            )
-        )
 
 
 def _text(entry: dict[str, Any], key: str, required: bool = False) -> str:
@@ -120,7 +111,7 @@ def _event_list(entry: dict[str, Any], key: str) -> list[str]:
 
 def validate_event(entry: dict[str, Any]) -> dict[str, Any]:
     """Check one ``[[event]]`` entry on its own; return it normalised."""
-    _unknown_fields(entry, EVENT_FIELDS, _("an event"))
+    check_fields(entry, EVENT_FIELDS, _("an event"))
     eid = _position(entry.get("id"), "id")
     if eid == B1:
         raise ValueError(
@@ -153,7 +144,7 @@ def validate_event(entry: dict[str, Any]) -> dict[str, Any]:
 
 def validate_identity(entry: dict[str, Any]) -> dict[str, Any]:
     """Check one ``[[identity]]`` (ID card) entry on its own; return it normalised."""
-    _unknown_fields(entry, IDENTITY_FIELDS, _("an ID card"))
+    check_fields(entry, IDENTITY_FIELDS, _("an ID card"))
     out = dict(entry)
     out["character"] = _text(entry, "character", required=True)
     requires = entry.get("requires")
@@ -202,7 +193,7 @@ def validate_card(entry: dict[str, Any]) -> dict[str, Any]:
         "action": _("an Action"),
         "power_action": _("a Power Action"),
     }[kind]
-    _unknown_fields(entry, _CARD_COMMON | CARD_FIELDS[kind], what)
+    check_fields(entry, _CARD_COMMON | CARD_FIELDS[kind], what)
     if "#" in entry["id"]:
         raise ValueError(_("a card id may not contain '#' (it numbers the copies of a card)"))
     out = dict(entry)

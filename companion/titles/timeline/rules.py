@@ -59,6 +59,7 @@ from companion.titles.api import (
     Facts,
     RuleError,
     check_players,
+    known_options,
 )
 from companion.titles.timeline.graph import B1, POSITIONS, ROWS
 from companion.titles.timeline.model import TYPE_NAMES, Content, target_kind
@@ -232,24 +233,21 @@ def _content(content: Any) -> Content:
 _CACHED_CONTENT: ContentCache[Content] = ContentCache(_content)
 
 
-def new_game(players: list[str], options: dict[str, Any], content: Any) -> State:
-    """A new game, before the deal. ``content`` is a pack or its entries by section."""
-    check_players(facts, players)
-    if not isinstance(options, dict):
-        raise RuleError(_("options must be a JSON object"))
-    unknown = set(options) - set(facts.options)
-    if unknown:
-        raise RuleError(
-            _("unknown option(s) {unknown}; known: {known}").format(
-                unknown=", ".join(sorted(unknown)), known=", ".join(sorted(facts.options))
-            )
-        )
-    opts = {**facts.options, **options}
+def check_options(options: dict[str, Any]) -> dict[str, Any]:
+    """The options over their defaults: ``b1_cards``, the B-1 stack, holds 2 to 5 cards."""
+    opts = known_options(facts, options)
     b1 = opts["b1_cards"]
     if isinstance(b1, bool) or not isinstance(b1, int) or not 2 <= b1 <= B1_CARDS:
         raise RuleError(
             _("b1_cards is the size of the B-1 stack: 5, or 3 or 2 for a shorter game")
         )
+    return opts
+
+
+def new_game(players: list[str], options: dict[str, Any], content: Any) -> State:
+    """A new game, before the deal. ``content`` is a pack or its entries by section."""
+    check_players(facts, players)
+    opts = check_options(options)
     pack = _content(content)
     if not pack.graph.linchpins:
         raise RuleError(_("the content pack has no TimeLine: register its events first"))
@@ -266,7 +264,7 @@ def new_game(players: list[str], options: dict[str, Any], content: Any) -> State
             )
         )
     state = State([Player(name) for name in players], pack, opts)
-    state.b1_left = b1
+    state.b1_left = opts["b1_cards"]
     state.deck = len(pack.instances)
     agenda: list[dict[str, Any]] = []
     for _round in range(HAND_SIZE):

@@ -104,6 +104,10 @@ def pack_text(*entries: str) -> str:
      "Ready Zone spaces must follow each other"),
     ('[[love]]\nid = "l"\nnegative = 3\nstart = 14', "start must be a whole number from -3 to 12"),
     ('[[moon]]\nid = "x"', "unknown section(s) moon"),
+    # A mistyped field is named, not dropped (the tile would give no die)
+    ('[[tile]]\nid = "t1"\nmove = 2\ndei = "red"',
+     "tile 't1': unknown field(s) dei for a tile entry; known: character, die, id"),
+    ('[[place]]\nid = "a"\nname = "A"\nrol = "clock_tower"', "unknown field(s) rol"),
 ])
 def test_a_bad_entry_gets_a_message_naming_it_and_the_fix(toml, message):
     with pytest.raises(PackError) as err:
