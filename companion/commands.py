@@ -34,6 +34,7 @@ from companion.journal import (
     write_backup,
 )
 from companion.paths import state_dir
+from companion.replay import shorten
 from companion.titles import keys as title_keys
 from companion.titles.api import RuleError
 
@@ -275,7 +276,6 @@ def _final(engine, state, done: int) -> dict[str, Any]:
 
 def _replay_stop(engine, state, done: int, where: str, reason: str) -> int:
     """Print the state reached (if any) and ``where: reason``, the reason cut short."""
-    from companion.replay import shorten
 
     if state is not None:
         print(json.dumps(_final(engine, state, done), indent=2))
@@ -380,6 +380,9 @@ def cmd_cards_add(args) -> int:
     if section not in content.SECTIONS:
         raise UserError(_("--section {section}: {title} has {sections}").format(
             section=repr(section), title=args.title, sections=", ".join(content.SECTIONS)))
+    if not args.id.strip() or not args.id.isprintable():
+        raise UserError(_("--id {id}: write a short name on one line, without control "
+                          "characters; nothing was registered").format(id=shorten(repr(args.id))))
     entry: dict[str, Any] = {"id": args.id}
     for name, text in given.items():
         try:
@@ -387,6 +390,11 @@ def cmd_cards_add(args) -> int:
         except ValueError as exc:
             raise UserError(str(exc)) from exc
     entry["source"] = "owner"
+    try:  # the entry alone first: its fault is then told as the flags' (not the file's)
+        content.SECTIONS[section](dict(entry))
+    except ValueError as exc:
+        raise UserError(_("{section} {id}: {reason}; nothing was registered").format(
+            section=section, id=shorten(repr(args.id)), reason=shorten(str(exc)))) from exc
     registered = _owner_sections(args.title)
     entries = registered.setdefault(section, [])
     if any(e["id"] == args.id for e in entries):

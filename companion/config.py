@@ -7,12 +7,11 @@ a message naming the file, the key, what was wrong and what to write instead.
 
 from __future__ import annotations
 
-import json
 import tomllib
 from pathlib import Path
 from typing import Any
 
-from companion import i18n
+from companion import i18n, toml_text
 from companion.i18n import N_, _
 from companion.paths import config_dir
 from companion.replay import shorten
@@ -403,8 +402,7 @@ def _value(section: str, key: str, value: Any) -> str:
         return repr(value)
     if isinstance(value, list):
         return "[" + ", ".join(_value(section, key, v) for v in value) + "]"
-    # JSON's string escapes are TOML's (a newline as \n, not a line break); TOML escapes DEL too.
-    return json.dumps(str(value), ensure_ascii=False).replace("\x7f", "\\u007f")
+    return toml_text.quoted(value)
 
 
 def register(commands, bench_commands) -> None:

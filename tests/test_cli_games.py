@@ -273,6 +273,12 @@ def test_cards_add_list_remove(capsys, companion_home):
         (["--id", "x", "--kind", "0.2", "--steps", "3,x"], ["--steps", "3,x", "3,4,2,5"]),
         (["--id", "x", "--kind", "0.2", "--steps", "3,7"], ["step 7"]),
         (["--id", "x", "--kind", "0.2", "--steps", ","], ["steps"]),
+        # told as the flag's fault, not the owner's file's
+        (["--id", "c\x019", "--kind", "0.2", "--steps", "2,3"],
+         ["--id 'c\\x019'", "one line", "nothing was registered"]),
+        (["--id", " ", "--kind", "0.2", "--steps", "2,3"], ["--id ' '"]),
+        (["--id", "x", "--kind", "0.9", "--steps", "2,3"],
+         ["card 'x': kind '0.9'", "nothing was registered"]),
     ],
 )
 def test_cards_add_refuses_bad_cards(capsys, companion_home, args, words):
@@ -281,6 +287,23 @@ def test_cards_add_refuses_bad_cards(capsys, companion_home, args, words):
     for word in words:
         assert word in err
     assert not owner_pack_path("outatime").exists()  # nothing half-written
+
+
+def test_cards_add_names_a_field_that_is_not_the_sections(capsys, companion_home):
+    # A tile has no name: before, --name was written onto it and silently kept.
+    args = ["--title", "back_in_time", "--section", "tile", "--id", "t9", "--move", "2",
+            "--die", "red", "--name", "Hat"]
+    assert main(cards("add", *args)) == 2
+    assert "tile 't9': unknown field(s) name for a tile entry" in capsys.readouterr().err
+    assert not owner_pack_path("back_in_time").exists()
+
+
+def test_cards_add_keeps_text_with_any_character_readable(capsys, companion_home):
+    # a note on two lines, a control character, a non-ASCII id: the file still loads
+    assert main(cards("add", "--id", "é-1", "--kind", "0.2", "--steps", "2,3",
+                      "--note", "two\nlines \x01 and \x7f")) == 0
+    card = owner_pack("outatime").cards[0]
+    assert card["id"] == "é-1" and card["note"] == "two\nlines \x01 and \x7f"
 
 
 def test_cards_add_refuses_a_duplicate_id(capsys, companion_home):

@@ -69,6 +69,8 @@ def test_pack_source_defaults_to_owner():
         (HEAD.format(source="owner") + card_toml("a", steps="[3, 7]"), ["'a'", "7"]),
         (HEAD.format(source="owner") + card_toml("a", steps="[]"), ["'a'", "steps"]),
         (HEAD.format(source="owner") + card_toml("a", steps="[2]"), []),  # valid: control
+        (HEAD.format(source="owner") + card_toml("a\\nb"),
+         ["x.toml", "card #1", "line break or a control character"]),
         # a mistyped field is named, not dropped
         (HEAD.format(source="owner") + card_toml("a", extra="stpes = [3]\n"),
          ["x.toml", "'a'", "unknown field(s) stpes", "known: id, kind, note, source, steps"]),

@@ -27,6 +27,7 @@ from pathlib import Path
 from types import ModuleType
 from typing import Any
 
+from companion import toml_text
 from companion.i18n import _
 from companion.paths import config_dir
 from companion.replay import shorten
@@ -167,6 +168,10 @@ def _entries(raw: Any, section: str, validate, where: str, source: str) -> tuple
         if not isinstance(entry_id, str) or not entry_id.strip():
             raise PackError(_("{entry}: needs {example}").format(
                 entry=label, example='id = "<short name>"'))
+        if not entry_id.isprintable():  # ids are shown on screens and typed in commands
+            raise PackError(_("{entry}: id {id} holds a line break or a control character; "
+                              "write it on one line, e.g. {example}").format(
+                entry=label, id=shorten(repr(entry_id)), example='id = "<short name>"'))
         # An entry's values are echoed cut short: a value of megabytes is not printed whole.
         shown_id = shorten(repr(entry_id))
         if entry_id in seen:
@@ -282,7 +287,7 @@ def save_owner_pack(title: str, cards: list[dict[str, Any]] | dict[str, list[dic
         for entry in entries:
             lines.append(f"[[{section}]]")
             for key, value in entry.items():
-                lines.append(f"{_toml_key(key)} = {_toml_value(value)}")
+                lines.append(f"{toml_text.key(key)} = {_toml_value(value)}")
             lines.append("")
     text = "\n".join(lines)
     parse_pack(text, str(path), title)  # never write a file that would not load back
@@ -290,12 +295,6 @@ def save_owner_pack(title: str, cards: list[dict[str, Any]] | dict[str, list[dic
     tmp.write_text(text, encoding="utf-8")
     tmp.replace(path)
     return path
-
-
-def _toml_key(key: str) -> str:
-    if key and all(c.isalnum() or c in "_-" for c in key):
-        return key
-    return _toml_value(str(key))
 
 
 def _toml_value(value: Any) -> str:
@@ -306,6 +305,6 @@ def _toml_value(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"
     if isinstance(value, dict):
-        return "{" + ", ".join(f"{_toml_key(k)} = {_toml_value(v)}" for k, v in value.items()) + "}"
-    text = str(value).replace("\\", "\\\\").replace('"', '\\"').replace("\n", "\\n")
-    return f'"{text}"'
+        pairs = (f"{toml_text.key(k)} = {_toml_value(v)}" for k, v in value.items())
+        return "{" + ", ".join(pairs) + "}"
+    return toml_text.quoted(value)
