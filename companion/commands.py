@@ -320,8 +320,14 @@ def cmd_cards_list(args) -> int:
         for entry in entries:
             note = f"  # {entry['note']}" if entry.get("note") else ""
             line = content.describe(section, entry)
-            print(f"  {entry['id']:<16} {line} {entry['source']}{note}")
+            print(_one_line(f"  {entry['id']:<16} {line} {entry['source']}{note}"))
     return 0
+
+
+def _one_line(text: str) -> str:
+    """``text`` with its control characters escaped (a note of two lines, a tab): an entry is
+    listed on one line, as typed."""
+    return "".join(c if c.isprintable() else repr(c)[1:-1] for c in text)
 
 
 def _count(section: str, n: int) -> str:

@@ -304,6 +304,10 @@ def test_cards_add_keeps_text_with_any_character_readable(capsys, companion_home
                       "--note", "two\nlines \x01 and \x7f")) == 0
     card = owner_pack("outatime").cards[0]
     assert card["id"] == "é-1" and card["note"] == "two\nlines \x01 and \x7f"
+    capsys.readouterr()
+    assert main(cards("list")) == 0
+    listed = capsys.readouterr().out.splitlines()[-1]
+    assert listed.startswith("  é-1") and listed.endswith("# two\\nlines \\x01 and \\x7f")
 
 
 def test_cards_add_refuses_a_duplicate_id(capsys, companion_home):
