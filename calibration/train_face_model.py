@@ -255,6 +255,9 @@ def main() -> int:
                     help="d6: share of scenes seen through a camera at a slant, the dice as "
                          "cubes whose sides show their own pips; their crops keep the "
                          "frame's up, where the top shows above the sides")
+    ap.add_argument("--marbled", type=float, default=None,
+                    help="share of the scenes' rendered dice with a marbled body (default "
+                         "the scenes' own, 0.12)")
     ap.add_argument("--epochs", type=int, default=None, help="d6: 30, rendered sets: 14")
     ap.add_argument("--checkpoint-every", type=int, default=5,
                     help="write the network so far beside --out every so many epochs "
@@ -360,7 +363,8 @@ def main() -> int:
                                           families=families, copies=args.scene_copies,
                                           negatives=args.scene_negatives,
                                           other_sets=args.scene_other_sets, solid=solid,
-                                          dice_set=args.dice if rendered else None))
+                                          dice_set=args.dice if rendered else None,
+                                          marbled=args.marbled))
             # Frames at a slant last: their crops keep the frame's up (``upright``).
             (xf, yf), (xu, yu) = crops(args.scenes - n_solid, 200_000, 0.0), crops(
                 n_solid, 300_000, 1.0)

@@ -315,7 +315,8 @@ def scene_crops(n_frames: int, seed: int = 0, photo: Sequence = (),
                 families: Sequence[str] | None = None, copies: int = 2, negatives: int = 6,
                 table_pieces: int = 2, harsh: float = 2 / 3, width: int = 640,
                 height: int = 480, other_sets: bool = False, solid: float = 0.0,
-                dice_set: str | None = None) -> Iterator[tuple[np.ndarray, str]]:
+                dice_set: str | None = None, marbled: float | None = None
+                ) -> Iterator[tuple[np.ndarray, str]]:
     """Yield (crop, face) from domain-randomised d6 tables (``scenes.SceneMaker`` of the
     ``families`` given, by default those the reader learns: never the held ones), cut where
     the reader's finder finds each die, as at reading time (where it misses one, from the
@@ -333,16 +334,18 @@ def scene_crops(n_frames: int, seed: int = 0, photo: Sequence = (),
     seen through a camera at a slant, the dice as cubes whose sides show; their crops keep
     the frame's up (``upright``), where a die's top shows above its sides. ``dice_set``:
     every die one of that title's set, labelled with its faces (no ``photo`` dice: those
-    are d6 dice). Seeds stay under ``scenes.HELD_SEEDS``, which scoring keeps for
+    are d6 dice). ``marbled``: the share of rendered dice with a marbled body (by default
+    the scenes' own, ``scenes.MARBLED``). Seeds stay under ``scenes.HELD_SEEDS``, which scoring keeps for
     itself."""
-    from .scenes import HELD_SEEDS, LEARNED_FAMILIES, SceneMaker
+    from .scenes import HELD_SEEDS, LEARNED_FAMILIES, MARBLED, SceneMaker
 
     if seed + 200 >= HELD_SEEDS:
         raise ValueError(f"scene seeds from {HELD_SEEDS} up are kept for scoring")
     families = tuple(families or LEARNED_FAMILIES)
     makers = [SceneMaker(seed=seed + 100 * k, families=families, photo=photo,
                          photo_share=0.5, d6_only=not other_sets, harsh=k == 0,
-                         solid=solid, dice_set=dice_set)
+                         solid=solid, dice_set=dice_set,
+                         marbled=MARBLED if marbled is None else marbled)
               for k in (0, 1)]
     rng = np.random.default_rng(seed + 7)
     for _ in range(n_frames):

@@ -47,6 +47,7 @@ FAMILIES = ("wood", "fabric", "felt", "paper", "cards", "board", "pattern", "sto
 # No part of the shipped reader learns from these families (not the finder, the face
 # network or the judge): their held-apart scenes are the test of a table it never saw.
 HELD_FAMILIES = ("cards", "board", "stone")
+MARBLED = 0.12  # share of rendered dice with a marbled body (two colours swirled)
 LEARNED_FAMILIES = tuple(f for f in FAMILIES if f not in HELD_FAMILIES)
 # Seeds at and above this are kept for scoring; training draws scenes below it.
 HELD_SEEDS = 1_000_000
@@ -693,8 +694,8 @@ class SceneMaker:
                  photo: Sequence[PhotoDie] = (), photo_share: float = 0.5,
                  sides: tuple[float, float] = (14.0, 120.0), d6_only: bool = False,
                  tilt: float = 45.0, clutter: float = 0.7, hands: float = 0.25,
-                 harsh: bool = True, solid: float = 0.0, dice_set: str | None = None
-                 ) -> None:
+                 harsh: bool = True, solid: float = 0.0, dice_set: str | None = None,
+                 marbled: float = MARBLED) -> None:
         unknown = set(families) - set(TABLES)
         if unknown:
             raise ValueError(f"unknown table families {sorted(unknown)}; use {FAMILIES}")
@@ -712,6 +713,7 @@ class SceneMaker:
         self.harsh = harsh
         self.solid = solid
         self.dice_set = dice_set
+        self.marbled = marbled
         if not harsh:
             self.sides = (max(sides[0], 20.0), min(sides[1], 64.0))
             self.tilt = min(tilt, 30.0)
@@ -748,7 +750,7 @@ class SceneMaker:
         inner = int(round(s))
         face_img = np.empty((inner, inner, 3), np.uint8)
         kind = rng.random()
-        marbled = kind < 0.12 and colour is None
+        marbled = kind < self.marbled and colour is None
         if marbled:
             face_img[:] = np.clip(marble(inner, body, rng), 0, 255).astype(np.uint8)
         else:
@@ -1108,7 +1110,7 @@ class SceneMaker:
         else:
             body, ink = self._die_colours()
             photo_top = None
-            marbled = rng.random() < 0.12
+            marbled = rng.random() < self.marbled
             top = int(rng.integers(1, 7))
             if self.dice_set is None and (self.d6_only or rng.random() < 0.7):
                 label, symbols = str(top), None
