@@ -335,8 +335,8 @@ def scene_crops(n_frames: int, seed: int = 0, photo: Sequence = (),
     the frame's up (``upright``), where a die's top shows above its sides. ``dice_set``:
     every die one of that title's set, labelled with its faces (no ``photo`` dice: those
     are d6 dice). ``marbled``: the share of rendered dice with a marbled body (by default
-    the scenes' own, ``scenes.MARBLED``). Seeds stay under ``scenes.HELD_SEEDS``, which scoring keeps for
-    itself."""
+    the scenes' own, ``scenes.MARBLED``). Seeds stay under ``scenes.HELD_SEEDS``, which
+    scoring keeps for itself."""
     from .scenes import HELD_SEEDS, LEARNED_FAMILIES, MARBLED, SceneMaker
 
     if seed + 200 >= HELD_SEEDS:
