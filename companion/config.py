@@ -274,7 +274,8 @@ def check(section: str, key: str, value: Any, default: Any, where: str) -> Any:
                 setting=setting, low=low, high=high))
     elif (section, key) == ("camera", "delorean_zone"):
         ok = isinstance(value, list) and (value == [] or (
-            len(value) == 4 and all(isinstance(v, (int, float)) and 0 <= v <= 1 for v in value)
+            len(value) == 4 and all(isinstance(v, (int, float)) and not isinstance(v, bool)
+                                    and 0 <= v <= 1 for v in value)
             and value[0] < value[2] and value[1] < value[3]))
         if not ok:
             raise ConfigError(_("{setting}: write {zone} with {x_range} and {y_range}, or [] for "

@@ -83,7 +83,8 @@ def test_config_show_reports_a_bad_file_with_exit_2(tmp_path, capsys):
 def test_the_delorean_zone_is_a_rectangle_in_tray_fractions(tmp_path):
     cfg = config.load(write(tmp_path, "[camera]\ndelorean_zone = [0.7, 0.0, 1.0, 0.4]\n"))
     assert cfg["camera"]["delorean_zone"] == [0.7, 0.0, 1.0, 0.4]
-    for bad in ("[0.7, 0.0, 1.0]", "[0.9, 0.0, 0.5, 0.4]", "[0, 0, 2, 1]", '["a", 0, 1, 1]'):
+    for bad in ("[0.7, 0.0, 1.0]", "[0.9, 0.0, 0.5, 0.4]", "[0, 0, 2, 1]", '["a", 0, 1, 1]',
+                "[false, 0, true, 1]"):
         with pytest.raises(config.ConfigError, match=r"\[camera\] delorean_zone"):
             config.load(write(tmp_path, f"[camera]\ndelorean_zone = {bad}\n"))
 
