@@ -14,7 +14,7 @@ from typing import Any
 from companion import i18n, toml_text
 from companion.i18n import N_, _
 from companion.paths import config_dir
-from companion.replay import shorten
+from companion.replay import kind_of, same_kind, shorten
 
 DEFAULTS_TOML = """\
 # companion config: every key with its default. Copy the keys you change into config.toml.
@@ -348,27 +348,15 @@ def _check_title_option(title: str, name: str, key: str, value: Any, default: An
     from companion import titles
     from companion.titles.api import RuleError
 
-    def kind(v: Any) -> str:
-        if isinstance(v, bool):
-            return _("true or false")
-        if isinstance(v, int):
-            return _("a whole number")
-        if isinstance(v, float):
-            return _("a number")
-        return _("text in quotes") if isinstance(v, str) else _("a list")
-
-    same = type(value) is type(default) or (isinstance(default, float) and type(value) is int)
-    if same and isinstance(default, list) and default:
-        same = all(type(v) is type(default[0]) for v in value)
-    if not same:
+    setting = f"{name} = {shorten(repr(value))}"
+    if not same_kind(value, default):  # the same rule as a replay's setup line
         example = to_toml({"x": {key: default}}).splitlines()[1]
         raise ConfigError(_("{setting}: write {kind}, e.g. {example}").format(
-            setting=f"{name} = {shorten(repr(value))}", kind=kind(default), example=example))
+            setting=setting, kind=kind_of(default), example=example))
     try:
         titles.get(title).rules.check_options({key: value})
     except RuleError as exc:
-        raise ConfigError(_("{setting}: {reason}").format(
-            setting=f"{name} = {shorten(repr(value))}", reason=exc)) from None
+        raise ConfigError(_("{setting}: {reason}").format(setting=setting, reason=exc)) from None
     return value
 
 

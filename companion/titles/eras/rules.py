@@ -456,8 +456,7 @@ def check_options(options: dict[str, Any]) -> dict[str, Any]:
     ):
         raise RuleError(
             _("option refill lists the cards drawn at the end of a turn in 1955, 1985 and 2015, "
-              "each 0 to 5, "
-              "e.g. [2, 1, 0]")
+              "each 0 to 5, e.g. [2, 1, 0]")
         )
     opts["refill"] = list(refill)
     return opts
