@@ -188,12 +188,13 @@ def pack_for(title: str, name: str):
 
 
 MAX_SCRIPT_BYTES = 64 * 1024 * 1024  # a long game is a few hundred KB of JSON lines
+MAX_REPLAY_WARNINGS = 10  # lines warned about one by one; a script typed wrong throughout
 
 
 def cmd_replay(args) -> int:
     from companion.content import playable
     from companion.match import make_setup, setup_content
-    from companion.replay import LineError, read_line, setup_fields, shorten
+    from companion.replay import LineError, NotedAction, read_line, setup_fields, shorten
 
     engine = titles.rules(args.title)
     try:
@@ -218,7 +219,7 @@ def cmd_replay(args) -> int:
         raise UserError(_("{script}: cannot read the script ({reason})").format(
             script=args.script, reason=shorten(str(exc)))) from exc
     state = None
-    done = 0
+    done = warned = 0
     for number, line in enumerate(lines, start=1):
         text = line.strip()
         if not text or text.startswith("#"):
@@ -249,6 +250,7 @@ def cmd_replay(args) -> int:
             except (LineError, UserError, RuleError) as exc:
                 return _replay_stop(engine, None, 0, where, str(exc))
             continue
+        action = NotedAction(action)
         try:
             state, _effects = engine.apply(state, action)
         except RuleError as exc:
@@ -260,12 +262,37 @@ def cmd_replay(args) -> int:
                     title=args.title, error=f"{type(exc).__name__}: {exc}"))
             return 1
         done += 1
+        unread = action.unread()
+        warned += bool(unread)
+        if unread and warned <= MAX_REPLAY_WARNINGS:
+            print("companion replay: " + _unread_fields(where, action.get("type"), unread),
+                  file=sys.stderr)
+        elif unread and warned == MAX_REPLAY_WARNINGS + 1:
+            print("companion replay: " + _(
+                "{where}: more lines have fields the rules did not read; only the first {most} "
+                "are shown").format(where=where, most=MAX_REPLAY_WARNINGS), file=sys.stderr)
     if state is None:
         print("companion replay: " + _("{script}: no setup line and no actions").format(
             script=args.script), file=sys.stderr)
         return 2
     print(json.dumps(_final(engine, state, done), indent=2))
     return 0
+
+
+def _unread_fields(where: str, kind: Any, unread: list[str]) -> str:
+    """The warning for a line with fields no rule read: most likely misspelt, as the line was
+    applied without them (the replay goes on)."""
+
+    from companion.replay import quoted
+
+    named = ", ".join(quoted(field) for field in unread[:5])
+    if len(unread) > 5:
+        named += _(" and {count} more").format(count=len(unread) - 5)
+    return ngettext("{where}: warning: the rules did not read the field {fields} of this {kind} "
+                    "action; the line was applied without it (misspelt?)",
+                    "{where}: warning: the rules did not read the fields {fields} of this "
+                    "{kind} action; the line was applied without them (misspelt?)",
+                    len(unread)).format(where=where, fields=named, kind=quoted(kind))
 
 
 def _final(engine, state, done: int) -> dict[str, Any]:

@@ -35,6 +35,72 @@ class LineError(ValueError):
     """A line of a script that cannot be used; the message says why (without the place)."""
 
 
+class NotedAction(dict):
+    """An action line that notes which of its fields the rules read.
+
+    The engines read an action's fields by name, and only those their rule needs, so a field
+    no rule looked at had no effect: misspelt, or meant for another action. Whatever reads
+    the line whole (copies, compares or prints it) counts as reading every field.
+
+    >>> action = NotedAction({"type": "move", "tile": "marty-3", "escrot": "george"})
+    >>> action["type"], action.get("tile")
+    ('move', 'marty-3')
+    >>> action.unread()
+    ['escrot']
+    """
+
+    def __init__(self, fields: dict[str, Any]) -> None:
+        super().__init__(fields)
+        self._read: set[Any] = set()
+        self._whole = False
+
+    def __getitem__(self, key: Any) -> Any:
+        self._read.add(key)
+        return super().__getitem__(key)
+
+    def get(self, key: Any, default: Any = None) -> Any:
+        self._read.add(key)
+        return super().get(key, default)
+
+    def __contains__(self, key: Any) -> bool:
+        self._read.add(key)
+        return super().__contains__(key)
+
+    def _all(self) -> NotedAction:
+        self._whole = True
+        return self
+
+    # Read whole: every field counts as read (dict(action) and json.dumps go through these).
+    def __iter__(self):
+        return dict.__iter__(self._all())
+
+    def keys(self):
+        return dict.keys(self._all())
+
+    def items(self):
+        return dict.items(self._all())
+
+    def values(self):
+        return dict.values(self._all())
+
+    def copy(self) -> dict[str, Any]:
+        return dict.copy(self._all())
+
+    def __eq__(self, other: object) -> bool:
+        return dict.__eq__(self._all(), other)
+
+    def __ne__(self, other: object) -> bool:
+        return dict.__ne__(self._all(), other)
+
+    __hash__ = None  # type: ignore[assignment]  (as dict's)
+
+    def unread(self) -> list[str]:
+        """The fields nothing read, in the line's order."""
+        if self._whole:
+            return []
+        return [str(key) for key in dict.keys(self) if key not in self._read]
+
+
 def read_line(text: str) -> Any:
     """The JSON value of one line; LineError when it is not JSON a script may hold."""
     try:

@@ -13,6 +13,7 @@ from typing import Any
 from companion import titles
 from companion.content import SOURCES, demo_pack, playable
 from companion.display.draw import PANELS, Panel, panel, recommended, text_boxes
+from companion.replay import NotedAction
 from companion.titles.api import CHANCE, TERMINAL, RuleError
 
 NAMES = ["Ana", "Ben", "Cat", "Dan", "Eve", "Fay"]
@@ -90,12 +91,15 @@ def check_legal_actions_apply(engine, state, rng: random.Random, most: int = 12)
         return
     assert not engine.is_terminal(state)
     assert legal, f"no legal action for {who}"
-    if who == CHANCE:
-        engine.apply(state, engine.sample_chance(state, rng))
-        return
-    for action in rng.sample(legal, min(most, len(legal))):
+    offered = [engine.sample_chance(state, rng)] if who == CHANCE else \
+        rng.sample(legal, min(most, len(legal)))
+    for action in offered:
         json.dumps(action)  # actions are JSON
-        engine.apply(state, action)
+        # Every field of an action the rules offer is read by them: replay warns of a field
+        # nothing read, and must never warn of one the rules themselves wrote.
+        noted = NotedAction(action)
+        engine.apply(state, noted)
+        assert noted.unread() == [], f"the rules do not read {noted.unread()} of {action}"
 
 
 def check_secrets_stay_hidden(engine, state) -> None:

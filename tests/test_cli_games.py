@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 import io
 import json
 import os
@@ -19,6 +20,7 @@ from companion.cli import main
 from companion.content import demo_pack, owner_pack, owner_pack_path
 from companion.journal import Journal
 from companion.match import replay
+from companion.replay import NotedAction
 from companion.sim import run_demo
 from companion.titles.api import RuleError
 from companion.titles.outatime import rules as outatime
@@ -137,6 +139,66 @@ def test_replay_stops_at_a_bad_line_naming_it(tmp_path, capsys, companion_home, 
     # the state reached before the bad line is still printed
     out = json.loads(captured.out)
     assert_final_matches(out, reached, cut)
+
+
+EXAMPLES = sorted((ROOT / "docs/titles").glob("*-example.jsonl"))
+
+
+@pytest.mark.parametrize("example", EXAMPLES, ids=lambda path: path.stem)
+def test_replay_warns_of_a_field_the_rules_did_not_read(tmp_path, capsys, companion_home,
+                                                        example):
+    title = example.stem.removesuffix("-example")
+    assert main(["replay", "--title", title, str(example)]) == 0
+    clean = capsys.readouterr()
+    assert clean.err == ""  # the worked example's every field is read
+    lines = example.read_text(encoding="utf-8").splitlines()
+    last = max(i for i, line in enumerate(lines) if line.startswith("{"))
+    action = json.loads(lines[last])
+    misspelt = {**action, "coment": "Ana rolled"}
+    script = tmp_path / "typo.jsonl"
+    script.write_text("\n".join([*lines[:last], json.dumps(misspelt), *lines[last + 1:]]) + "\n",
+                      encoding="utf-8")
+    assert main(["replay", "--title", title, str(script)]) == 0
+    captured = capsys.readouterr()
+    assert captured.out == clean.out  # applied as the line without the field
+    assert captured.err == (
+        f"companion replay: {script}:{last + 1}: warning: the rules did not read the field "
+        f'"coment" of this "{action["type"]}" action; the line was applied without it '
+        "(misspelt?)\n")
+
+
+def test_replay_warns_of_ten_lines_then_says_there_are_more(tmp_path, capsys, companion_home):
+    actions = seeded_actions(4)
+    script = write_script(tmp_path / "game.jsonl", [{**a, "plyer": "Ana"} for a in actions])
+    assert main(["replay", "--title", "outatime", str(script)]) == 0
+    captured = capsys.readouterr()
+    assert_final_matches(json.loads(captured.out), engine_state(actions), len(actions))
+    warned = captured.err.splitlines()
+    assert f"{script}:4: warning" in warned[0]
+    assert len(warned) == 11 and all('field "plyer"' in line for line in warned[:10])
+    assert warned[-1].endswith("more lines have fields the rules did not read; only the first "
+                               "10 are shown")
+
+
+def test_replay_names_five_unread_fields_and_counts_the_rest(tmp_path, capsys, companion_home):
+    actions = seeded_actions(4)
+    typos = {f"x{i}": i for i in range(8)}
+    script = write_script(tmp_path / "game.jsonl", [{**actions[0], **typos}, *actions[1:]])
+    assert main(["replay", "--title", "outatime", str(script)]) == 0
+    err = capsys.readouterr().err
+    assert 'the fields "x0", "x1", "x2", "x3", "x4" and 3 more of this "deal" action' in err
+    assert "applied without them" in err and len(err.splitlines()) == 1
+
+
+def test_a_line_read_whole_by_the_rules_counts_every_field_as_read():
+    """What copies, compares or prints an action has read all of it: no false warning."""
+    for read_whole in (dict, json.dumps, lambda a: a == {}, lambda a: list(a), copy.deepcopy):
+        action = NotedAction({"type": "roll", "dice": 3})
+        read_whole(action)
+        assert action.unread() == []
+    action = NotedAction({"type": "roll", "dice": 3, "player": "Ana"})
+    assert (action["type"], "dice" in action, action.get("x")) == ("roll", True, None)
+    assert action.unread() == ["player"]
 
 
 def test_replay_needs_a_setup_line_first(tmp_path, capsys, companion_home):
