@@ -107,6 +107,7 @@ BACKPACK_EXTRA = 2
 MAX_MOVE = 6
 DICE_PER_COLOUR = 2
 TROUBLE_LEVELS = (1, 2, 3)
+TROUBLE_PER_LEVEL = 6  # "18 Trouble Cards (6 per level: 1, 2, 3)"
 
 MODIFIERS = ("wild", "reroll", "reroll_all")
 TRACKER_ICONS = ("trouble1", "trouble2", "trouble3", "move", "move2", "love", "love2")
@@ -524,6 +525,11 @@ def check_consistent(sections: dict[str, list[dict[str, Any]]]) -> None:
                                  .format(p=doc))
             if track["spaces"].index(doc) >= track["spaces"].index(track["ready"][0]):
                 raise ValueError(_("track: the Ready Zone must lie beyond Doc's House"))
+    for level in TROUBLE_LEVELS:
+        n = sum(1 for card in sections["trouble"] if card["level"] == level)
+        if n > TROUBLE_PER_LEVEL:
+            raise ValueError(_("{n} Trouble cards of level {level}: the box has {most} of each "
+                               "level").format(n=n, level=level, most=TROUBLE_PER_LEVEL))
     counts = [t["players"] for t in sections["tracker"]]
     if len(set(counts)) != len(counts):
         raise ValueError(_("two Turn Trackers for the same player count"))

@@ -124,6 +124,18 @@ def test_the_track_must_pass_doc_house_before_the_ready_zone():
         rules.new_game(["Ana", "Ben"], {}, s)
 
 
+def test_the_box_has_six_trouble_cards_of_each_level():
+    """"18 Trouble Cards (6 per level: 1, 2, 3)": a seventh of one level is refused, though
+    the pack holds fewer than 18 in all."""
+    s = sections()
+    level_one = [c for c in s["trouble"] if c["level"] == 1]
+    assert len(level_one) == data.TROUBLE_PER_LEVEL == 6
+    s["trouble"] = [c for c in s["trouble"] if c["level"] != 2]  # 12 cards in all
+    s["trouble"].append({**level_one[0], "id": "tr1-extra"})
+    with pytest.raises(RuleError, match="7 Trouble cards of level 1: the box has 6 of each level"):
+        rules.new_game(["Ana", "Ben"], {}, s)
+
+
 def test_an_incomplete_pack_loads_but_says_what_a_game_still_lacks():
     pack = parse_pack(pack_text('[[place]]\nid = "ts"\nname = "Town Square"\n'
                                 'role = "town_square"'), "box.toml", "back_in_time")
