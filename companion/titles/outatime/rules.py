@@ -447,6 +447,14 @@ def _need_phase(state: State, *phases: str, what: str) -> None:
                                                               why=_phase_text(state)))
 
 
+def _on_turn(state: State, action: Action) -> None:
+    """A turn's action may name its player (as a script writes who acts); the name must then be
+    the player whose turn it is."""
+    if "player" in action and action["player"] != state.current.name:
+        raise RuleError(_("it is {player}'s turn, not {named}'s").format(
+            player=state.current.name, named=_short(action["player"]).strip("'")))
+
+
 def _phase_text(state: State) -> str:
     if state.phase == "roll":
         return ngettext("{player} is to roll {count} dice", "{player} is to roll {count} dice",
@@ -555,6 +563,7 @@ def _do_roll(state: State, action: Action, effects: list[Effect]) -> None:
     if state.phase == "place":  # rolling again implies the decision to reroll
         _do_reroll(state, {"type": "reroll"}, effects)
     _need_phase(state, "roll", what=N_("roll"))
+    _on_turn(state, action)
     dice = action.get("dice")
     if not isinstance(dice, list):
         raise RuleError(_("a roll lists the faces rolled, e.g. {example}").format(
@@ -590,6 +599,7 @@ def _do_roll(state: State, action: Action, effects: list[Effect]) -> None:
 
 def _do_lock(state: State, action: Action, effects: list[Effect]) -> None:
     _need_phase(state, "place", what=N_("lock dice"))
+    _on_turn(state, action)
     p = state.current
     dice = action.get("dice")
     if not isinstance(dice, list) or not dice:
@@ -737,6 +747,7 @@ def _do_target(state: State, action: Action, effects: list[Effect]) -> None:
 
 def _do_reroll(state: State, action: Action, effects: list[Effect]) -> None:
     _need_phase(state, "place", what=N_("roll again"))
+    _on_turn(state, action)
     why = _may_stop_rolling(state)
     if why:
         raise RuleError(_(why))
@@ -748,6 +759,7 @@ def _do_reroll(state: State, action: Action, effects: list[Effect]) -> None:
 
 def _do_doubleback(state: State, action: Action, effects: list[Effect]) -> None:
     _need_phase(state, "place", what=N_("doubleback"))
+    _on_turn(state, action)
     why = _may_stop_rolling(state) or _may_doubleback(state)
     if why:
         raise RuleError(_(why))
@@ -763,6 +775,7 @@ def _do_doubleback(state: State, action: Action, effects: list[Effect]) -> None:
 
 def _do_end(state: State, action: Action, effects: list[Effect]) -> None:
     _need_phase(state, "place", what=N_("end the turn"))
+    _on_turn(state, action)
     why = _may_stop_rolling(state)
     if why:
         raise RuleError(_(why))

@@ -186,6 +186,21 @@ def test_setup_first_player_rolls_all_six_dice():
         play(state, roll(2, 3))
 
 
+def test_a_turn_action_naming_another_player_is_refused():
+    """The rulebook's turn passes seat by seat: a script naming who acts must name the
+    player whose turn it is (naming them is optional, and accepted)."""
+    state = make_table(("Ana", "Ben", "Cy"))
+    with pytest.raises(RuleError, match="it is Ana's turn, not Ben's"):
+        play(state, {**roll("flux", 88, 5, 5, 5, 5), "player": "Ben"})
+    state, _ = play(state, {**roll("flux", 88, 5, 5, 5, 5), "player": "Ana"})
+    for action in (lock("flux", player="Cy"), {**END, "player": "Ben"},
+                   {**REROLL, "player": "Ben"}, {**DOUBLEBACK, "player": 7}):
+        with pytest.raises(RuleError, match="it is Ana's turn, not"):
+            play(state, action)
+    state, _ = play(state, lock("flux", player="Ana"), {**END, "player": "Ana"})
+    assert state.current.name == "Ben"
+
+
 def test_setup_needs_two_to_six_players():
     with pytest.raises(RuleError, match="2-6 players"):
         make_table(("Ana",))
