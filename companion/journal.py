@@ -1448,6 +1448,9 @@ def write_backup(path: str | Path, backup: str | Path) -> BackupResult:
                                         msg.format(why=check.message()))
         except sqlite3.DatabaseError as exc:
             return BackupResult(str(backup), 0, time.perf_counter() - start, str(exc))
+        why = _not_this_backup(src, Path(path), backup)
+        if why:
+            raise JournalError(why)
         tmp = backup.with_name(backup.name + ".tmp")
         try:
             backup.parent.mkdir(parents=True, exist_ok=True)
@@ -1474,6 +1477,49 @@ def write_backup(path: str | Path, backup: str | Path) -> BackupResult:
         src.close()
     _fsync_dir(backup.parent)
     return BackupResult(str(backup), written, time.perf_counter() - start)
+
+
+SQLITE_MAGIC = b"SQLite format 3\x00"
+
+
+def _not_this_backup(src: sqlite3.Connection, journal: Path, backup: Path) -> str | None:
+    """Why ``backup`` must not be written over (None: it may be). Only this journal's own
+    backup is replaced: never a folder or a device, the journal itself, a file of another
+    kind, nor a journal holding games this one does not (another table's, or the games of a
+    journal since started anew)."""
+    if not os.path.lexists(backup):
+        return None
+    keep = _("it was left as it is; give the backup another path, or move that file aside")
+    if not backup.is_file():  # a folder, a device such as /dev/null, a pipe
+        return _("{backup}: not a file: {keep}").format(backup=backup, keep=keep)
+    try:
+        if backup.samefile(journal):
+            return _("{backup} is the journal itself; give the backup another path").format(
+                backup=backup)
+        with open(backup, "rb") as f:
+            head = f.read(len(SQLITE_MAGIC))
+    except OSError:
+        return None  # unreadable here: writing it will say why
+    if head != SQLITE_MAGIC:
+        return _("{backup}: not a journal backup: {keep}").format(backup=backup, keep=keep)
+    try:
+        old = sqlite3.connect(f"{backup.resolve().as_uri()}?mode=ro", uri=True)
+        try:
+            tables = {name for (name,) in old.execute(
+                "SELECT name FROM sqlite_master WHERE type = 'table'")}
+            theirs = set(old.execute("SELECT id, created FROM games")) \
+                if "games" in tables else None
+        finally:
+            old.close()
+    except sqlite3.DatabaseError:
+        return None  # a damaged backup: this journal, every game proven, replaces it
+    if theirs is None:
+        return _("{backup}: an SQLite file, not a journal backup: {keep}").format(
+            backup=backup, keep=keep)
+    if not theirs <= set(src.execute("SELECT id, created FROM games")):
+        return _("{backup} holds games this journal does not (another journal's backup, or "
+                 "this one's before it started anew): {keep}").format(backup=backup, keep=keep)
+    return None
 
 
 def recover_unreadable(path: str | Path, backup: str | Path | None = None) -> tuple[str, str]:

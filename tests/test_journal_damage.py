@@ -460,6 +460,33 @@ def test_a_damaged_journal_is_never_copied_over_the_backup(copy):
     assert backup.read_bytes() == kept
 
 
+def test_the_backup_replaces_only_this_journals_own_backup(copy, tmp_path, capsys):
+    """A backup path that names another journal, the journal itself, a file of another kind
+    or a device is left as it is, with the reason; this journal's older backup is replaced."""
+    backup = default_backup(copy)
+    assert not write_backup(copy, backup).skipped
+    assert not write_backup(copy, backup).skipped  # its own backup: replaced again
+    fresh = tmp_path / "fresh.sqlite3"
+    record_night(fresh, seed=7)  # another table's journal, its games started at other times
+    settle(fresh)
+    notes = tmp_path / "notes.txt"
+    notes.write_text("Ana owes Ben a pizza\n")
+    other_db = tmp_path / "other.sqlite3"
+    sqlite3.connect(other_db).execute("CREATE TABLE scores (n)").connection.close()
+    cases = {copy: "holds games this journal does not", backup: "holds games this journal",
+             fresh: "is the journal itself", notes: "not a journal backup",
+             other_db: "an SQLite file, not a journal backup", tmp_path: "not a file"}
+    for target, reason in cases.items():
+        before = None if target.is_dir() else target.read_bytes()
+        with pytest.raises(JournalError, match=reason):
+            write_backup(fresh, target)
+        if before is not None:
+            assert target.read_bytes() == before
+        code = main(["journal", "backup", "--journal", str(fresh), "--backup", str(target)])
+        assert code == 2 and reason in capsys.readouterr().err
+    assert truth(copy) == truth(backup)  # the night's journal and its backup, whole
+
+
 # --------------------------------------------------------------------------- migration
 
 
