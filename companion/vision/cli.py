@@ -173,6 +173,7 @@ def cmd_read(args: argparse.Namespace) -> int:
             raise _user_error(_("--annotate {path}: cannot make the folder ({reason})").format(
                 path=args.annotate, reason=exc.strerror or exc)) from None
     errors = 0
+    taken = {f.resolve() for f in files}  # never written over: the photos, their annotations
     for path in files:
         try:
             image = load_image(path)
@@ -206,8 +207,19 @@ def cmd_read(args: argparse.Namespace) -> int:
                            "resolution")
         print(json.dumps(out), flush=True)
         if args.annotate:
-            annotate(image, result.dice, Path(args.annotate) / (path.stem + ".png"))
+            annotate(image, result.dice, annotated_path(Path(args.annotate), path, taken))
     return 1 if errors and errors == len(files) else 0
+
+
+def annotated_path(folder: Path, photo: Path, taken: set[Path]) -> Path:
+    """Where ``photo``'s annotated copy goes: ``NAME.png`` in ``folder``, or ``NAME.jpg.png``
+    (then ``NAME.jpg-2.png``, ...) where that is a photo read or an annotation already written
+    in this run; the chosen path joins ``taken``."""
+    names = [f"{photo.stem}.png", f"{photo.name}.png"]
+    names += [f"{photo.name}-{n}.png" for n in range(2, len(taken) + 3)]
+    out = next(folder / n for n in names if (folder / n).resolve() not in taken)
+    taken.add(out.resolve())
+    return out
 
 
 def _progress(done: int, total: int) -> None:
@@ -373,7 +385,9 @@ def register(commands, bench_commands) -> None:
     r.add_argument("--dice", choices=DICE_CHOICES, default=None,
                    help="face set (default: the profile's, else d6)")
     r.add_argument("--profile", help="dice profile JSON from 'companion calibrate dice'")
-    r.add_argument("--annotate", metavar="OUTDIR", help="write each image with dice drawn")
+    r.add_argument("--annotate", metavar="OUTDIR",
+                   help="write each image with dice drawn, as NAME.png in OUTDIR (NAME.jpg.png "
+                        "where that would be a photo read or another's annotation)")
     r.add_argument("--finder", choices=["net", "geometry"], default=None,
                    help="how dice are found: the dice-centre network (default) or geometry")
     r.add_argument("--expect", type=int, default=None, metavar="N",

@@ -37,6 +37,20 @@ def test_read_prints_one_json_line_per_image(tmp_path: Path, capsys) -> None:
     assert annotated is not None and annotated.shape == image.shape
 
 
+def test_annotating_into_the_photos_folder_never_writes_over_a_photo(tmp_path: Path,
+                                                                     capsys) -> None:
+    image, _ = SyntheticTray("d6", seed=3).render(n_dice=2, touching=0.0)
+    for name in ("roll.png", "roll.jpg", "other.png"):
+        cv2.imwrite(str(tmp_path / name), image)
+    photos = {p.name: p.read_bytes() for p in tmp_path.iterdir()}
+    assert main(["read", "--annotate", str(tmp_path), *(str(tmp_path / n) for n in photos)]) == 0
+    assert len(capsys.readouterr().out.splitlines()) == 3
+    assert {p.name: p.read_bytes() for p in tmp_path.iterdir() if p.name in photos} == photos
+    written = sorted(p.name for p in tmp_path.iterdir() if p.name not in photos)
+    assert written == ["other.png.png", "roll.jpg.png", "roll.png.png"]
+    assert all(cv2.imread(str(tmp_path / n)) is not None for n in written)
+
+
 def test_read_with_a_broken_profile_is_a_user_error(tmp_path: Path, capsys) -> None:
     (tmp_path / "p.json").write_text('{"format": 1')
     code = main(["read", "--profile", str(tmp_path / "p.json"), str(tmp_path)])
