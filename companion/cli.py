@@ -83,6 +83,35 @@ def main(argv: list[str] | None = None) -> int:
     except BrokenPipeError:  # output piped into e.g. `head`, which stopped reading
         sys.stderr.close()
         return 0
+    except OSError as exc:  # a path the command could not use: said with the path, no traceback
+        print("companion: " + os_problem(exc), file=sys.stderr)
+        return 2
+    except Exception as exc:
+        if not said_as_is(exc):
+            raise  # a bug: its traceback is what a report needs
+        print(f"companion: {exc}", file=sys.stderr)
+        return 2
+
+
+# Errors whose message already says what is wrong, where and what to do. Their modules are
+# looked up only when a command loaded them (the camera's and the display's are heavy).
+SAID_AS_IS = (("companion.journal", "JournalError"),
+              ("companion.display.backends", "DisplayConfigError"),
+              ("companion.vision.sources", "CameraUnavailable"))
+
+
+def said_as_is(exc: BaseException) -> bool:
+    return any(isinstance(exc, cls) for module, name in SAID_AS_IS
+               if (cls := getattr(sys.modules.get(module), name, None)) is not None)
+
+
+def os_problem(exc: OSError) -> str:
+    """An operating-system error as a line: the path, what went wrong, what to check."""
+    paths = [str(f) for f in (exc.filename, exc.filename2) if f is not None]
+    return _("{path}: {reason}; check that path (given, or from the config): a file where a "
+             "folder is needed or the other way round, a name too long, no room or no "
+             "permission").format(path=" -> ".join(paths) or "?",
+                                  reason=exc.strerror or exc)
 
 
 if __name__ == "__main__":

@@ -3,6 +3,7 @@ traceback, and a command never speaks of a file that does not exist as if it did
 
 from __future__ import annotations
 
+import sqlite3
 import subprocess
 import sys
 import tomllib
@@ -166,3 +167,36 @@ def test_config_keys_that_only_make_sense_together(tmp_path, capsys, companion_h
     config.write_text('[table]\nplayers = ["Ana", "Ben", "Ana"]\n')
     assert main(["config", "show", "--config", str(config)]) == 2
     assert "[table] players: each name once" in capsys.readouterr().err
+
+
+def test_a_path_the_command_cannot_use_is_said_with_the_path_not_a_traceback(
+        tmp_path, capsys, monkeypatch):
+    """The companion's home is a file, a path is longer than the system allows: each command
+    says which path and what to check, exit 2."""
+    home = tmp_path / "home"
+    home.write_text("not a folder")
+    monkeypatch.setenv("COMPANION_HOME", str(home))
+    long = tmp_path / ("x" * 300 + ".sqlite3")
+    for argv in (["cards", "add", "--title", "outatime", "--id", "c2", "--kind", "0.2",
+                  "--steps", "3,4"],
+                 ["journal", "backup"],
+                 ["journal", "list", "--journal", str(long)]):
+        assert main(argv) == 2, argv
+        err = capsys.readouterr().err
+        assert err.startswith(f"companion: {tmp_path}") and "check that path" in err, argv
+        assert "Traceback" not in err and len(err.splitlines()) == 1
+
+
+def test_a_journal_whose_list_of_games_is_damaged_is_said_not_a_traceback(tmp_path, capsys,
+                                                                         companion_home):
+    from companion.journal import Journal
+
+    journal = tmp_path / "j.sqlite3"
+    Journal(journal).close()
+    con = sqlite3.connect(journal)
+    con.execute("DROP TABLE games")
+    con.commit()
+    con.close()
+    assert main(["journal", "list", "--journal", str(journal)]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("companion: ") and str(journal) in err and "Traceback" not in err
