@@ -154,6 +154,19 @@ def owner_deck(lengths: dict[str, list[int]]) -> list[dict]:
     return cards
 
 
+def test_registering_keeps_the_name_and_note_the_owner_gave_their_pack(companion_home):
+    card = {"id": "mine-1", "kind": "0.2", "steps": [2, 3]}
+    path = save_owner_pack("outatime", [card])
+    assert owner_pack("outatime").name == "owner's cards"
+    text = path.read_text(encoding="utf-8").replace(
+        'name = "owner\'s cards"', 'name = "Rob\'s box"\nnote = "bought in 2019, \\"mint\\""')
+    path.write_text(text, encoding="utf-8")
+    save_owner_pack("outatime", [card, {**card, "id": "mine-2"}])
+    again = owner_pack("outatime")
+    assert (again.name, again.note) == ("Rob's box", 'bought in 2019, "mint"')
+    assert [c["id"] for c in again.cards] == ["mine-1", "mine-2"]
+
+
 def test_engine_plays_an_owner_pack_of_exactly_two_hands():
     cards = owner_deck({"0.2": [1, 7], "0.3": [2, 1, 5, 12], "0.4": [9, 3], "td": [1, 6]})
     text = HEAD.format(source="owner")

@@ -273,13 +273,16 @@ def save_owner_pack(title: str, cards: list[dict[str, Any]] | dict[str, list[dic
     sections = cards if isinstance(cards, dict) else {"card": cards}
     path = owner_pack_path(title)
     path.parent.mkdir(parents=True, exist_ok=True)
+    meta = {"name": "owner's cards", **_kept_meta(path)}
     lines = [
         f"# Entries registered by the owner from their own box ({title}).",
         "# Edit with `companion cards`; hand edits are checked when the file is loaded.",
+        "# `companion cards` writes this file anew: the pack's name and note are kept, comments",
+        "# are not.",
         "",
         "[pack]",
         f'title = "{title}"',
-        'name = "owner\'s cards"',
+        *(f"{key} = {toml_text.quoted(value)}" for key, value in meta.items()),
         'source = "owner"',
         "",
     ]
@@ -295,6 +298,18 @@ def save_owner_pack(title: str, cards: list[dict[str, Any]] | dict[str, list[dic
     tmp.write_text(text, encoding="utf-8")
     tmp.replace(path)
     return path
+
+
+def _kept_meta(path: Path) -> dict[str, str]:
+    """The owner's own name and note of their pack file (typed by hand), kept when the file is
+    written anew; nothing when it is missing or unreadable (it is then checked on loading)."""
+    try:
+        meta = tomllib.loads(path.read_text(encoding="utf-8")).get("pack", {})
+    except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
+        return {}
+    if not isinstance(meta, dict):
+        return {}
+    return {key: meta[key] for key in ("name", "note") if isinstance(meta.get(key), str)}
 
 
 def _toml_value(value: Any) -> str:
