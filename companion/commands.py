@@ -413,6 +413,13 @@ def cmd_cards_add(args) -> int:
     if section not in content.SECTIONS:
         raise UserError(_("--section {section}: {title} has {sections}").format(
             section=repr(section), title=args.title, sections=", ".join(content.SECTIONS)))
+    for flag, text in (("id", args.id), *given.items()):
+        try:
+            text.encode("utf-8")
+        except UnicodeEncodeError:  # bytes of another encoding in the arguments
+            raise UserError(_("--{flag} {value}: not UTF-8 text (the terminal sent bytes of "
+                              "another encoding); type it again; nothing was registered").format(
+                flag=flag, value=ascii(text)[:60])) from None
     if not args.id.strip() or not args.id.isprintable():
         raise UserError(_("--id {id}: write a short name on one line, without control "
                           "characters; nothing was registered").format(id=shorten(repr(args.id))))

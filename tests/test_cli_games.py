@@ -341,6 +341,10 @@ def test_cards_add_list_remove(capsys, companion_home):
         (["--id", " ", "--kind", "0.2", "--steps", "2,3"], ["--id ' '"]),
         (["--id", "x", "--kind", "0.9", "--steps", "2,3"],
          ["card 'x': kind '0.9'", "nothing was registered"]),
+        # bytes of another encoding, as Python passes them on (a lone surrogate)
+        (["--id", "x", "--kind", "0.2", "--steps", "2,3", "--note", "caf\udce9"],
+         ["--note 'caf\\udce9': not UTF-8 text", "nothing was registered"]),
+        (["--id", "\udcff", "--kind", "0.2", "--steps", "2,3"], ["--id", "not UTF-8 text"]),
     ],
 )
 def test_cards_add_refuses_bad_cards(capsys, companion_home, args, words):
