@@ -116,7 +116,7 @@ def register(commands, bench_commands) -> None:
         description=_("Print one game as JSON. Every record is checked first: a damaged game "
                       "is refused with a message naming the game and the action (exit 2), or "
                       "with --mark printed as far as it is proven, the damage marked (exit 1)."))
-    je.add_argument("--game", type=int)
+    je.add_argument("--game", type=game_number)
     je.add_argument("--mark", action="store_true",
                     help="export a damaged game as far as it is proven, the damage marked")
     jk = jc.add_parser(
@@ -162,6 +162,18 @@ def register(commands, bench_commands) -> None:
                    help=_("time for the playouts"))
     b.add_argument("--json", action="store_true", help=_("print only the JSON line"))
     b.set_defaults(handler=cmd_bench_engine)
+
+
+def game_number(text: str) -> int:
+    """A game's number as ``journal list`` shows it: a whole number from 1."""
+    try:
+        number = int(text)
+    except ValueError:
+        number = 0
+    if not 1 <= number < 2**63:
+        raise argparse.ArgumentTypeError(_("{value!r}: a game's number, as `companion journal "
+                                           "list` shows it").format(value=text))
+    return number
 
 
 def positive_seconds(text: str) -> float:
@@ -569,8 +581,7 @@ def cmd_journal_list(args) -> int:
         for g in games:
             check = _check(journal, g["id"])
             damaged = damaged or bool(check.problems)
-            when = time.strftime("%Y-%m-%d %H:%M", time.localtime(g["created"])) if isinstance(
-                g["created"], float) else "?"
+            when = _when(g["created"])
             actions = len(stacks(check.records)[0])
             print(_("{game:>5}  {title:<12} {when}  {n:>5} actions  {status}").format(
                 game=g["id"], title=g["title"], when=when, n=actions,
@@ -668,6 +679,14 @@ def cmd_journal_repair(args) -> int:
             print(line)
         print(_("the damaged file is kept as {aside}").format(aside=done.aside))
         return 0
+
+
+def _when(created: Any) -> str:
+    """A game's start as the list shows it; "?" for a time no clock can show (a damaged cell)."""
+    try:
+        return time.strftime("%Y-%m-%d %H:%M", time.localtime(created))
+    except (TypeError, ValueError, OverflowError, OSError):
+        return "?"
 
 
 def cmd_journal_backup(args) -> int:

@@ -307,6 +307,9 @@ def check(section: str, key: str, value: Any, default: Any, where: str) -> Any:
         if not isinstance(value, str):
             raise ConfigError(_("{setting}: write text in quotes, e.g. {example}").format(
                 setting=setting, example=f'"{default}"'))
+        if "\x00" in value:  # no path, port or name holds one; the system refuses it later
+            raise ConfigError(_("{setting}: holds a NUL character (\\u0000); write the text "
+                                "without it").format(setting=setting))
         choices = CHOICES.get((section, key))
         if choices and value not in choices:
             raise ConfigError(_("{setting}: must be one of {choices}").format(

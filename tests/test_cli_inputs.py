@@ -131,6 +131,40 @@ def test_numbers_a_command_cannot_use_are_usage_errors(tmp_path, capsys, compani
             main(argv)
         assert done.value.code == 2 and "give a number" in capsys.readouterr().err
 
+    for argv, words in ((["journal", "export", "--game", "9223372036854775808"], "game's number"),
+                        (["journal", "export", "--game", "-1"], "game's number"),
+                        (["lights", "--port", "loop://", "--timeout", "inf"], "from 0 to 86400"),
+                        (["lights", "--port", "loop://", "--watch", "nan"], "from 0 to 86400")):
+        with pytest.raises(SystemExit) as done:
+            main(argv)
+        assert done.value.code == 2 and words in capsys.readouterr().err, argv
+
+
+def test_a_config_text_with_a_nul_character_is_refused_when_read(tmp_path, capsys):
+    config = tmp_path / "config.toml"
+    config.write_text('[journal]\nbackup = "a\\u0000b"\n')
+    assert main(["config", "show", "--config", str(config)]) == 2
+    assert "[journal] backup = 'a\\x00b': holds a NUL character" in capsys.readouterr().err
+
+
+def test_a_game_started_at_a_time_no_clock_shows_is_listed_with_a_question_mark(
+        tmp_path, capsys, companion_home):
+    from companion.content import demo_pack
+    from companion.journal import Journal
+    from companion.match import Match
+
+    path = tmp_path / "j.sqlite3"
+    journal = Journal(path)
+    Match.new(journal, "outatime", ["Ana", "Ben"], {}, demo_pack("outatime"))
+    journal.close()
+    con = sqlite3.connect(path)
+    con.execute("UPDATE games SET created = 1e300")
+    con.commit()
+    con.close()
+    main(["journal", "list", "--journal", str(path)])
+    captured = capsys.readouterr()
+    assert "outatime" in captured.out and " ? " in captured.out and "Traceback" not in captured.err
+
 
 def test_read_says_when_it_cannot_write_the_drawn_images(tmp_path, capsys, companion_home):
     a_file = tmp_path / "taken"

@@ -75,7 +75,7 @@ def parse_label_file(
         try:
             cls = int(float(parts[0]))
             cx, cy, w, h = (float(p) for p in parts[1:])
-        except ValueError:
+        except (ValueError, OverflowError):  # (a class of "inf")
             raise LabelError(f"{where}: not numbers: {line.strip()!r}") from None
         if not (0 <= cx <= 1 and 0 <= cy <= 1 and 0 < w <= 1 and 0 < h <= 1):
             raise LabelError(
