@@ -152,6 +152,10 @@ def test_labels_that_do_not_match_their_image(tmp_path: Path) -> None:
     label.write_text("0 0.5 0.5\n")
     with pytest.raises(LabelError, match="expected 'class cx cy w h'"):
         load_labeled_dir(folder)
+    for line in ("inf 0.5 0.5 0.1 0.1", "nan 0.5 0.5 0.1 0.1", "0 nan 0.5 0.1 0.1"):
+        label.write_text(line + "\n")
+        with pytest.raises(LabelError, match=r"tray_000.txt:1: (not numbers|box)"):
+            load_labeled_dir(folder)
     (folder / "classes.txt").unlink()
     with pytest.raises(LabelError, match="classes.txt"):
         load_labeled_dir(folder)
