@@ -511,13 +511,14 @@ def _journal_file(args) -> Path:
 
 
 @contextlib.contextmanager
-def _open_journal(args, reading: bool = False):
+def _open_journal(args, reading: bool = False, existing: bool = False):
     """The journal the command names (default: the state directory's). A reading command
-    never makes one, and reads a journal it cannot write (a read-only card) as it is."""
+    never makes one, and reads a journal it cannot write (a read-only card) as it is; an
+    ``existing`` one (repair, backup) never makes one either."""
     path = _journal_file(args)
     backup = args.backup or _configured_backup()
     if not path.exists():
-        if reading:
+        if reading or existing:
             raise UserError(_("no journal at {journal}: no game has been recorded there (give "
                               "another file with --journal)").format(journal=path))
         if not args.journal:
@@ -666,7 +667,7 @@ def backup_line(journal: Journal) -> tuple[str, bool]:
 
 
 def cmd_journal_repair(args) -> int:
-    with _open_journal(args) as journal:
+    with _open_journal(args, existing=True) as journal:
         checks = [_check(journal, g["id"]) for g in journal.games()]
         if all(c.ok for c in checks):
             print(_("nothing to repair: every game's checksums hold"))
@@ -690,7 +691,7 @@ def _when(created: Any) -> str:
 
 
 def cmd_journal_backup(args) -> int:
-    with _open_journal(args) as journal:
+    with _open_journal(args, existing=True) as journal:
         try:
             result = write_backup(journal.path, journal.backup_path)
         except JournalError as exc:

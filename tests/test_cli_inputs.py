@@ -234,3 +234,12 @@ def test_a_journal_whose_list_of_games_is_damaged_is_said_not_a_traceback(tmp_pa
     assert main(["journal", "list", "--journal", str(journal)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("companion: ") and str(journal) in err and "Traceback" not in err
+
+
+def test_repair_and_backup_of_a_journal_that_is_not_there_make_none(tmp_path, capsys,
+                                                                   companion_home):
+    typo = tmp_path / "jornal.sqlite3"
+    for action in ("repair", "backup"):
+        assert main(["journal", action, "--journal", str(typo)]) == 2
+        assert f"no journal at {typo}" in capsys.readouterr().err
+    assert not list(tmp_path.glob("jornal*"))
