@@ -213,7 +213,7 @@ def test_a_path_the_command_cannot_use_is_said_with_the_path_not_a_traceback(
     long = tmp_path / ("x" * 300 + ".sqlite3")
     for argv in (["cards", "add", "--title", "outatime", "--id", "c2", "--kind", "0.2",
                   "--steps", "3,4"],
-                 ["journal", "backup"],
+                 ["calibrate", "markers", "--out", str(home / "markers")],
                  ["journal", "list", "--journal", str(long)]):
         assert main(argv) == 2, argv
         err = capsys.readouterr().err
