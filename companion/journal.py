@@ -1482,6 +1482,16 @@ def write_backup(path: str | Path, backup: str | Path) -> BackupResult:
 SQLITE_MAGIC = b"SQLite format 3\x00"
 
 
+def _game_row_proven(game: Any, title: Any, setup: Any, created: Any, row_sum: Any,
+                     row_stamp: Any) -> bool:
+    """Whether a games row is as written: its sum and its time check both hold."""
+    try:
+        value = game_sum(game, title, setup)
+        return value == row_sum and stamp(value, created) == row_stamp
+    except (TypeError, ValueError):
+        return False
+
+
 def _not_this_backup(src: sqlite3.Connection, journal: Path, backup: Path) -> str | None:
     """Why ``backup`` must not be written over (None: it may be). Only this journal's own
     backup is replaced: never a folder or a device, the journal itself, a file of another
@@ -1507,12 +1517,14 @@ def _not_this_backup(src: sqlite3.Connection, journal: Path, backup: Path) -> st
         try:
             tables = {name for (name,) in old.execute(
                 "SELECT name FROM sqlite_master WHERE type = 'table'")}
-            theirs = set(old.execute("SELECT id, created FROM games")) \
+            theirs = {(game, created) for game, title, setup, created, row_sum, row_stamp
+                      in old.execute("SELECT id, title, setup, created, sum, stamp FROM games")
+                      if _game_row_proven(game, title, setup, created, row_sum, row_stamp)} \
                 if "games" in tables else None
         finally:
             old.close()
-    except sqlite3.DatabaseError:
-        return None  # a damaged backup: this journal, every game proven, replaces it
+    except sqlite3.DatabaseError:  # a damaged backup: this journal, every game proven,
+        return None  # replaces it (as a damaged row of it, left out above, is replaced)
     if theirs is None:
         return _("{backup}: an SQLite file, not a journal backup: {keep}").format(
             backup=backup, keep=keep)

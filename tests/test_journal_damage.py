@@ -485,6 +485,14 @@ def test_the_backup_replaces_only_this_journals_own_backup(copy, tmp_path, capsy
         code = main(["journal", "backup", "--journal", str(fresh), "--backup", str(target)])
         assert code == 2 and reason in capsys.readouterr().err
     assert truth(copy) == truth(backup)  # the night's journal and its backup, whole
+    # a backup whose game row no longer checks (a flipped start time) is this journal's own,
+    # damaged: the next backup replaces it, as `journal check` promises
+    con = sqlite3.connect(backup)
+    con.execute("UPDATE games SET created = created + 1e6 WHERE id = 1")
+    con.commit()
+    con.close()
+    assert not write_backup(copy, backup).skipped
+    assert truth(copy) == truth(backup)
 
 
 # --------------------------------------------------------------------------- migration
