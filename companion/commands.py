@@ -178,13 +178,22 @@ def game_number(text: str) -> int:
 
 def positive_seconds(text: str) -> float:
     """An argparse type: a time in seconds, more than 0 and finite."""
+    return _positive(text, _("seconds"))
+
+
+def positive_hours(text: str) -> float:
+    """An argparse type: a time in hours, more than 0 and finite."""
+    return _positive(text, _("hours"))
+
+
+def _positive(text: str, unit: str) -> float:
     try:
         value = float(text)
     except ValueError:
         value = float("nan")
     if not 0 < value < float("inf"):
-        raise argparse.ArgumentTypeError(_("{value}: give a number of seconds above 0").format(
-            value=text))
+        raise argparse.ArgumentTypeError(_("{value}: give a number of {unit} above 0").format(
+            value=text, unit=unit))
     return value
 
 
@@ -726,7 +735,7 @@ def cmd_bench_engine(args) -> int:
     actions = games = 0
     lengths = []
     start = time.perf_counter()
-    while time.perf_counter() - start < args.seconds:
+    while not games or time.perf_counter() - start < args.seconds:  # one game at least
         players = [f"P{i}" for i in range(rng.randint(facts.min_players, facts.max_players))]
         state = engine.new_game(players, {}, pack)
         n = 0

@@ -542,9 +542,11 @@ def register_bench(bench_commands) -> None:
         description=_("Measures the table loop on this machine. The last line printed is one "
                       "JSON object (with --json, the only line)."),
     )
-    b.add_argument("--soak-hours", type=float, default=8.0,
+    from companion.commands import positive_hours, positive_seconds
+
+    b.add_argument("--soak-hours", type=positive_hours, default=8.0,
                    help=_("hours of table time to simulate for the memory soak (default 8)"))
-    b.add_argument("--idle-seconds", type=float, default=10.0,
+    b.add_argument("--idle-seconds", type=positive_seconds, default=10.0,
                    help=_("real seconds to measure the idle CPU (default 10)"))
     b.add_argument("--json", action="store_true", help=_("print only the JSON line"))
     b.set_defaults(handler=cmd_bench_table)

@@ -134,7 +134,9 @@ def test_numbers_a_command_cannot_use_are_usage_errors(tmp_path, capsys, compani
     for argv, words in ((["journal", "export", "--game", "9223372036854775808"], "game's number"),
                         (["journal", "export", "--game", "-1"], "game's number"),
                         (["lights", "--port", "loop://", "--timeout", "inf"], "from 0 to 86400"),
-                        (["lights", "--port", "loop://", "--watch", "nan"], "from 0 to 86400")):
+                        (["lights", "--port", "loop://", "--watch", "nan"], "from 0 to 86400"),
+                        (["bench", "table", "--soak-hours", "0"], "number of hours above 0"),
+                        (["bench", "vision-synthetic", "--width", "-5"], "from 64 to 8192")):
         with pytest.raises(SystemExit) as done:
             main(argv)
         assert done.value.code == 2 and words in capsys.readouterr().err, argv
