@@ -248,6 +248,15 @@ def cmd_calibrate_dice(args: argparse.Namespace) -> int:
     from .labeled import LabelError
 
     out = Path(args.out)
+    # Said before the capture, which would otherwise be lost: where the profile cannot go.
+    if out.is_dir():
+        raise _user_error(f"--out {args.out}: a folder; give the profile's file name, e.g. "
+                          "mydice.json")
+    try:
+        out.parent.mkdir(parents=True, exist_ok=True)
+    except OSError as exc:
+        raise _user_error(f"--out {args.out}: cannot make its folder "
+                          f"({exc.strerror or exc})") from None
     try:
         if args.labeled:
             profile = learn_profile(args.labeled, args.dice, progress=_progress,

@@ -127,6 +127,18 @@ def test_calibrate_markers(tmp_path: Path, capsys) -> None:
     assert (tmp_path / "tray-markers.png").exists()
 
 
+def test_calibrate_dice_says_where_the_profile_cannot_go_before_the_capture(tmp_path: Path,
+                                                                            capsys) -> None:
+    a_file = tmp_path / "taken"
+    a_file.write_text("a file")
+    for out, words in ((tmp_path, "a folder; give the profile's file name"),
+                       (a_file / "p.json", "cannot make its folder")):
+        # a camera that cannot be opened: the --out check comes first, nothing is captured
+        assert main(["calibrate", "dice", "--camera", "opencv:99", "--yes",
+                     "--out", str(out)]) == 2
+        assert words in capsys.readouterr().err
+
+
 @pytest.mark.parametrize("args", [["read"], ["calibrate", "dice"]])
 def test_usage_errors(args: list[str]) -> None:
     with pytest.raises(SystemExit):
