@@ -47,6 +47,17 @@ class LabeledImage:
     ignore: tuple[Box, ...]
 
 
+def _text(path: Path) -> str:
+    """A label or classes file's text; one that is not UTF-8 text (or a folder) is said with
+    its path."""
+    try:
+        return path.read_text(encoding="utf-8")
+    except UnicodeDecodeError:
+        raise LabelError(f"{path}: not UTF-8 text; save it as plain UTF-8 text") from None
+    except OSError as exc:
+        raise LabelError(f"{path}: cannot be read ({exc.strerror or exc})") from None
+
+
 def read_classes(folder: Path) -> list[str]:
     path = folder / "classes.txt"
     if not path.is_file():
@@ -54,7 +65,7 @@ def read_classes(folder: Path) -> list[str]:
             f"{path}: missing; a labelled folder needs classes.txt with one face name per line "
             "(class 0 first)"
         )
-    names = [ln.strip() for ln in path.read_text(encoding="utf-8").splitlines() if ln.strip()]
+    names = [ln.strip() for ln in _text(path).splitlines() if ln.strip()]
     if not names:
         raise LabelError(f"{path}: empty; write one face name per line (class 0 first)")
     return names
@@ -65,7 +76,7 @@ def parse_label_file(
 ) -> list[Box]:
     """Read one YOLO label file into pixel boxes, with messages that name file and line."""
     boxes = []
-    for lineno, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+    for lineno, line in enumerate(_text(path).splitlines(), 1):
         if not line.strip():
             continue
         parts = line.split()

@@ -152,6 +152,14 @@ def test_labels_that_do_not_match_their_image(tmp_path: Path) -> None:
     label.write_text("0 0.5 0.5\n")
     with pytest.raises(LabelError, match="expected 'class cx cy w h'"):
         load_labeled_dir(folder)
+    label.write_bytes(b"\xff\xfe 0.5 0.5 0.1 0.1\n")
+    with pytest.raises(LabelError, match=r"tray_000.txt: not UTF-8 text"):
+        load_labeled_dir(folder)
+    label.unlink()
+    label.mkdir()
+    with pytest.raises(LabelError, match=r"tray_000.txt: cannot be read"):
+        load_labeled_dir(folder)
+    label.rmdir()
     for line in ("inf 0.5 0.5 0.1 0.1", "nan 0.5 0.5 0.1 0.1", "0 nan 0.5 0.1 0.1"):
         label.write_text(line + "\n")
         with pytest.raises(LabelError, match=r"tray_000.txt:1: (not numbers|box)"):
