@@ -291,10 +291,11 @@ def drill(source: Path, work: Path, flips: int, seed: int = 1985, where: str = "
     settle(base)
     cells = [c for c in record_cells(base) if where != "action" or c.values.get("action")]
     if not cells:
+        from companion.i18n import _
         from companion.journal import JournalError
 
-        raise JournalError(f"{source}: no recorded action to damage; drill a journal that "
-                           "holds games")
+        raise JournalError(_("{journal}: no recorded action to damage; drill a journal that "
+                             "holds games").format(journal=source))
     rng = random.Random(seed)
     counts: Counter[str] = Counter()
     examples: dict[str, list[str]] = {}
