@@ -542,7 +542,7 @@ def register_bench(bench_commands) -> None:
         description=_("Measures the table loop on this machine. The last line printed is one "
                       "JSON object (with --json, the only line)."),
     )
-    from companion.commands import positive_hours, positive_seconds
+    from companion.argtypes import positive_hours, positive_seconds
 
     b.add_argument("--soak-hours", type=positive_hours, default=8.0,
                    help=_("hours of table time to simulate for the memory soak (default 8)"))
