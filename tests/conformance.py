@@ -146,7 +146,8 @@ def check_bad_action(engine, state, action) -> None:
     except RuleError as exc:
         message = str(exc)
         assert message.strip(), f"an empty refusal for {action!r}"
-        assert "Traceback" not in message and not message.startswith(("KeyError", "TypeError"))
+        assert "Traceback (most recent" not in message  # (a value may be the word Traceback)
+        assert not message.startswith(("KeyError", "TypeError"))
     assert snapshot(engine, state) == before, f"apply({action!r}) changed its input state"
 
 
