@@ -39,3 +39,31 @@ def _positive(text: str, unit: str) -> float:
         raise argparse.ArgumentTypeError(_("{value}: give a number of {unit} above 0").format(
             value=text, unit=unit))
     return value
+
+
+def seconds_within_a_day(text: str) -> float:
+    """An argparse type: a time in seconds a person waits for, 0 to a day (not inf or nan)."""
+    try:
+        value = float(text)
+    except ValueError:
+        value = -1.0
+    if not 0.0 <= value <= 86400.0:  # (false for nan too)
+        raise argparse.ArgumentTypeError(_("{value!r}: seconds, from 0 to 86400").format(
+            value=text))
+    return value
+
+
+def whole_number(lo: int, hi: int):
+    """An argparse type: a whole number from ``lo`` to ``hi``."""
+
+    def number(text: str) -> int:
+        try:
+            value = int(text)
+        except ValueError:
+            value = lo - 1
+        if not lo <= value <= hi:
+            raise argparse.ArgumentTypeError(_("{value!r}: a whole number from {lo} to {hi}")
+                                             .format(value=text, lo=lo, hi=hi))
+        return value
+
+    return number

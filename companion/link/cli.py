@@ -5,6 +5,7 @@ from __future__ import annotations
 import argparse
 import time
 
+from companion.argtypes import seconds_within_a_day
 from companion.i18n import _, ngettext
 from companion.link import lightproto as lp
 from companion.link.board import DEFAULT_PORT, LightBoard, colour_arg, status_text
@@ -52,25 +53,13 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     p.add_argument("--buzz", nargs=2, type=int, metavar=("HZ", "MS"))
     p.add_argument(
         "--watch",
-        type=_seconds,
+        type=seconds_within_a_day,
         default=0.0,
         metavar="SECONDS",
         help=_("print key events for this long (Ctrl-C stops)"),
     )
-    p.add_argument("--timeout", type=_seconds, default=5.0,
+    p.add_argument("--timeout", type=seconds_within_a_day, default=5.0,
                    help=_("seconds to wait for the board"))
-
-
-def _seconds(text: str) -> float:
-    """A time in seconds a person waits for: 0 to a day, a number (not inf or nan)."""
-    try:
-        value = float(text)
-    except ValueError:
-        value = -1.0
-    if not 0.0 <= value <= 86400.0:  # (false for nan too)
-        raise argparse.ArgumentTypeError(_("{value!r}: seconds, from 0 to 86400").format(
-            value=text))
-    return value
 
 
 def cmd_lights(args: argparse.Namespace) -> int:

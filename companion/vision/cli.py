@@ -9,6 +9,8 @@ import time
 from dataclasses import replace
 from pathlib import Path
 
+from companion.argtypes import whole_number
+
 from .faces import FACE_SETS
 
 DICE_CHOICES = list(FACE_SETS)
@@ -37,21 +39,6 @@ def _reader(args: argparse.Namespace):
                           nadir=getattr(args, "nadir", None))
     except (ProfileError, ValueError) as exc:
         raise _user_error(str(exc)) from None
-
-
-def _whole(lo: int, hi: int):
-    """An argparse type: a whole number from ``lo`` to ``hi``."""
-
-    def number(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            value = lo - 1
-        if not lo <= value <= hi:
-            raise argparse.ArgumentTypeError(f"{text!r}: a whole number from {lo} to {hi}")
-        return value
-
-    return number
 
 
 def _point(text: str) -> tuple[float, float]:
@@ -500,11 +487,11 @@ def register(commands, bench_commands) -> None:
     bs.add_argument("--dice", choices=DICE_CHOICES, default=DICE_CHOICES[1],
                     help=f"face set to render (default {DICE_CHOICES[1]}: the first title's)")
     bs.add_argument("--profile")
-    bs.add_argument("--frames", type=_whole(1, 100_000), default=200)
+    bs.add_argument("--frames", type=whole_number(1, 100_000), default=200)
     bs.add_argument("--seed", type=int, default=1000,
                     help="render seed (training renders use small seeds)")
-    bs.add_argument("--width", type=_whole(64, 8192), default=640)
-    bs.add_argument("--height", type=_whole(64, 8192), default=480)
+    bs.add_argument("--width", type=whole_number(64, 8192), default=640)
+    bs.add_argument("--height", type=whole_number(64, 8192), default=480)
     bs.add_argument("--json", action="store_true")
     bs.add_argument("--views", type=int, default=1)
     bs.add_argument("--finder", choices=["net", "geometry"], default=None,
