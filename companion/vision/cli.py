@@ -42,11 +42,16 @@ def _reader(args: argparse.Namespace):
 
 
 def _point(text: str) -> tuple[float, float]:
-    """``X,Y`` as two numbers (argparse reports the error)."""
+    """``X,Y`` as two shares of the image, 0..1 as in the config (argparse reports the error)."""
+    from companion.i18n import _
+
     try:
         x, y = (float(v) for v in text.split(","))
     except ValueError:
-        raise argparse.ArgumentTypeError(f"{text!r}: write two numbers, e.g. 0.5,0.5") from None
+        x = y = float("nan")
+    if not (0 <= x <= 1 and 0 <= y <= 1):  # also refuses nan
+        raise argparse.ArgumentTypeError(_("{text}: write two numbers from 0 to 1, e.g. "
+                                           "0.5,0.5").format(text=repr(text)))
     return x, y
 
 
@@ -407,8 +412,8 @@ def register(commands, bench_commands) -> None:
                         "(\"expected\", \"seen\") when the reader sees another number")
     r.add_argument("--nadir", type=_point, default=None, metavar="X,Y",
                    help="where the camera looked straight down, as shares of the image's "
-                        "width and height (0.5,0.5: a camera above the middle, as the "
-                        "table's); dice away from it are read with their outer side up. "
+                        "width and height, each 0 to 1 (0.5,0.5: a camera above the middle, as "
+                        "the table's); dice away from it are read with their outer side up. "
                         "Default: a photo taken at a slant, the top of each die up")
     r.add_argument("--empty", metavar="IMAGE",
                    help="a photo of the tray without dice from the same camera and place: "
