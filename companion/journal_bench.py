@@ -209,7 +209,8 @@ def run(args) -> int:
                 f"{' (a backup beside each copy)' if with_backup else ''}:")
             t0 = time.perf_counter()
             outcome = drill(night, folder / "work", args.flips, seed=args.seed, where=where,
-                            backup=backup if with_backup else None, say=say)
+                            backup=backup if with_backup else None, say=say,
+                            named=args.journal)
             outcome["seconds"] = round(time.perf_counter() - t0, 1)
             say("  " + summary_line(outcome))
             for kind in ("silent", "traceback"):

@@ -277,11 +277,13 @@ def _records(rows: list[dict[str, Any]]):
 
 
 def drill(source: Path, work: Path, flips: int, seed: int = 1985, where: str = "cell",
-          backup: Path | None = None, say=None) -> dict[str, Any]:
+          backup: Path | None = None, say=None, named: Path | str | None = None
+          ) -> dict[str, Any]:
     """``flips`` single-bit flips in the confirmed actions of ``source``; counts by outcome.
 
     ``where``: "cell" (any byte of the record's cell: header, numbers, text, checksums) or
     "action" (the action's JSON text only). With ``backup``, a backup sits beside each copy.
+    ``named``: the journal as its owner named it, when ``source`` is a copy of it.
     """
     work.mkdir(parents=True, exist_ok=True)
     base = work / "reference.sqlite3"
@@ -295,7 +297,7 @@ def drill(source: Path, work: Path, flips: int, seed: int = 1985, where: str = "
         from companion.journal import JournalError
 
         raise JournalError(_("{journal}: no recorded action to damage; drill a journal that "
-                             "holds games").format(journal=source))
+                             "holds games").format(journal=named or source))
     rng = random.Random(seed)
     counts: Counter[str] = Counter()
     examples: dict[str, list[str]] = {}

@@ -569,6 +569,16 @@ def test_bench_journal_prints_its_numbers_as_one_json_line(capsys):
     assert all(d["silent"] == d["traceback"] == 0 and d["flips"] == 4 for d in result["drills"])
 
 
+def test_bench_journal_on_a_journal_without_actions_names_the_given_journal(tmp_path, capsys):
+    empty = tmp_path / "empty.sqlite3"
+    Journal(empty).close()
+    assert main(["bench", "journal", "--quick", "--flips", "1", "--json",
+                 "--journal", str(empty)]) == 2
+    err = capsys.readouterr().err
+    assert f"{empty}: no recorded action to damage" in err  # not the bench's own copy
+    assert "given.sqlite3" not in err
+
+
 def test_every_bit_of_the_last_actions_cell_header_is_caught_at_resume(night, tmp_path):
     """SQLite's own bytes of the unfinished game's last action (payload size, row id, column
     types): each flip gives the confirmed game back, or the damage menu's check, never an
