@@ -607,11 +607,15 @@ def cmd_journal_check(args) -> int:
 def check_lines(journal: Journal) -> list[tuple[str, bool]]:
     """Lines for every game and one for the backup (the last), each with: is it damage?"""
     lines: list[tuple[str, bool]] = []
-    for g in journal.games():
-        check = _check(journal, g["id"])
+    try:
+        journal.games()
+    except JournalError as exc:  # said, and the games are checked all the same
+        lines.append((str(exc), True))
+    for game in journal.game_ids():
+        check = _check(journal, game)
         if check.ok:
             lines.append((_("game {game}: {n} actions, every checksum holds").format(
-                game=g["id"], n=check.total), False))
+                game=game, n=check.total), False))
         for problem in check.problems:
             lines.append((describe(check, problem), True))
     lines.append(backup_line(journal))
@@ -645,8 +649,12 @@ def backup_line(journal: Journal) -> tuple[str, bool]:
 
 def cmd_journal_repair(args) -> int:
     with _open_journal(args, existing=True) as journal:
-        checks = [_check(journal, g["id"]) for g in journal.games()]
-        if all(c.ok for c in checks):
+        checks = [_check(journal, g) for g in journal.game_ids()]
+        try:
+            journal.games()
+        except JournalError:  # the list itself is damaged: a rebuild writes it anew
+            checks = [*checks, None]
+        if all(c is not None and c.ok for c in checks):
             print(_("nothing to repair: every game's checksums hold"))
             return 0
         try:

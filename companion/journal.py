@@ -1004,7 +1004,31 @@ class Journal:
                 journal=self.path, game=game, error=exc)) from exc
 
     def check_all(self) -> list[GameCheck]:
-        return [self.check(g["id"]) for g in self.games()]
+        return [self.check(g) for g in self.game_ids()]
+
+    def game_ids(self) -> list[int]:
+        """Every game this journal holds, even when its list of games cannot be read: then the
+        games its actions and heads name, and those of the backup (their rows restore them)."""
+        try:
+            return [g["id"] for g in self.games()]
+        except JournalError:
+            pass
+        ids: set[int] = set()
+        sources = [(self.db, ("SELECT DISTINCT game FROM records", "SELECT game FROM heads"))]
+        backup = self._backup_source()
+        if backup is not None:
+            sources.append((backup.db, ("SELECT id FROM games",)))
+        try:
+            for db, queries in sources:
+                for query in queries:
+                    try:
+                        ids.update(g for (g,) in db.execute(query) if isinstance(g, int))
+                    except sqlite3.DatabaseError:
+                        continue
+        finally:
+            if backup is not None:
+                backup.db.close()
+        return sorted(ids)
 
     def _backup_source(self) -> _Source | None:
         return open_source(self.backup_path) if self.backup_path else None
@@ -1068,9 +1092,10 @@ class Journal:
                 "SELECT id, CAST(title AS BLOB), created, finished FROM games ORDER BY id"
             ).fetchall()
         except sqlite3.DatabaseError as exc:
-            raise JournalError(_("{journal}: the list of games cannot be read ({error}). Move "
-                                 "the file aside; `companion journal repair` keeps what the "
-                                 "backup holds.").format(journal=self.path, error=exc)) from exc
+            raise JournalError(_("{journal}: the list of games cannot be read ({error}). "
+                                 "`companion journal repair` writes a clean journal of what "
+                                 "the backup and the actions prove and keeps this file "
+                                 "aside.").format(journal=self.path, error=exc)) from exc
         return [{"id": g, "title": _text(t), "created": c, "finished": f}
                 for g, t, c, f in rows if isinstance(g, int)]
 
@@ -1589,7 +1614,8 @@ def _fsync_dir(folder: Path) -> None:
 
 class _Transaction:
     """BEGIN IMMEDIATE ... COMMIT, rolled back on error (autocommit connection). A full disk
-    or a read-only file raises JournalWriteError: nothing of the transaction is recorded."""
+    or a read-only file raises JournalWriteError, a damaged file JournalError: nothing of the
+    transaction is recorded."""
 
     def __init__(self, db: sqlite3.Connection, path: str = ""):
         self.db = db
@@ -1598,7 +1624,7 @@ class _Transaction:
     def __enter__(self) -> None:
         try:
             self.db.execute("BEGIN IMMEDIATE")
-        except sqlite3.OperationalError as exc:
+        except sqlite3.DatabaseError as exc:
             self._raise(exc)
 
     def __exit__(self, exc_type, exc, tb) -> None:
@@ -1606,13 +1632,11 @@ class _Transaction:
             try:
                 self.db.execute("COMMIT")
                 return
-            except sqlite3.OperationalError as failed:
+            except sqlite3.DatabaseError as failed:
                 exc = failed
         self._rollback()
-        if isinstance(exc, sqlite3.OperationalError):
+        if isinstance(exc, sqlite3.DatabaseError):
             self._raise(exc)
-            if exc_type is None:  # COMMIT failed for another reason: never silently
-                raise exc
 
     def _rollback(self) -> None:
         if self.db.in_transaction:  # SQLite may have rolled back by itself (a full disk)
@@ -1621,7 +1645,14 @@ class _Transaction:
             except sqlite3.OperationalError:
                 pass
 
-    def _raise(self, exc: sqlite3.OperationalError) -> None:
+    def _raise(self, exc: sqlite3.DatabaseError) -> None:
         problem = write_problem(exc, self.path)
         if problem is not None:
             raise problem from exc
+        # Not the disk: the file itself (a table gone, a malformed page). Said as damage,
+        # never as a traceback at each press.
+        raise JournalError(_(
+            "{journal}: cannot be written, the file is damaged ({error}). Nothing was recorded "
+            "now; what was recorded before is unchanged. Run `companion journal check`, then "
+            "`companion journal repair` (it keeps what the backup holds).").format(
+                journal=self.path, error=exc)) from exc

@@ -206,7 +206,7 @@ class Session:
         self.match: Match | None = None
         self.damaged: bool = False  # the damaged-journal menu waits for a choice
         self._choosing_players = False  # the players menu is up, chosen from the game menu
-        self.write_error: JournalError | None = None  # the last action could not be recorded
+        self.write_error: JournalError | None = None  # the last action or new game: not recorded
         notices: list[str] = []
         try:
             self._set_match(Match.resume(journal, notices))
@@ -449,6 +449,8 @@ class Session:
             match = Match.new(self.journal, title, self.players[:count], options, pack)
         except (RuleError, ValueError, JournalError) as exc:
             self.last_error = str(exc)
+            if isinstance(exc, JournalError):  # nothing can be recorded: not a game to play
+                self.write_error = exc
             return self.update([])
         self.menu = None
         self._set_match(match)

@@ -238,6 +238,24 @@ def test_a_journal_whose_list_of_games_is_damaged_is_said_not_a_traceback(tmp_pa
     assert err.startswith("companion: ") and str(journal) in err and "Traceback" not in err
 
 
+def test_the_demo_into_a_journal_it_cannot_write_stops_with_the_reason(tmp_path, capsys,
+                                                                      companion_home):
+    """A damaged file (its list of games gone): the bots would press START for ever."""
+    from companion.journal import Journal
+
+    journal = tmp_path / "j.sqlite3"
+    Journal(journal).close()
+    con = sqlite3.connect(journal)
+    con.execute("DROP TABLE games")
+    con.commit()
+    con.close()
+    assert main(["demo", "--title", "outatime", "--journal", str(journal), "--live", "off",
+                 "--out", str(tmp_path / "out")]) == 2
+    err = capsys.readouterr().err
+    assert "the file is damaged" in err and "journal repair" in err
+    assert "Traceback" not in err
+
+
 def test_repair_and_backup_of_a_journal_that_is_not_there_make_none(tmp_path, capsys,
                                                                    companion_home):
     typo = tmp_path / "jornal.sqlite3"

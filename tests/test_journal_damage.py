@@ -609,3 +609,51 @@ def test_every_bit_of_the_last_actions_cell_header_is_caught_at_resume(night, tm
             finally:
                 journal.close()
     assert len(outcomes) >= 8 * 4 and "damaged" in outcomes
+
+
+def _drop_the_list_of_games(path: Path) -> None:
+    db = sqlite3.connect(path)
+    db.execute("DROP TABLE games")
+    db.commit()
+    db.close()
+
+
+def test_a_lost_list_of_games_is_rebuilt_from_the_backup_and_the_actions(copy, capsys):
+    journal = Journal(copy)
+    before = {g: journal.export(g) for g in (1, UNFINISHED)}
+    journal.close()
+    write_backup(copy, default_backup(copy))
+    _drop_the_list_of_games(copy)
+
+    # every reader says so, and the check still walks the games the actions name
+    assert main(["journal", "check", "--journal", str(copy)]) == 1
+    out = capsys.readouterr().out
+    assert "the list of games cannot be read" in out and "journal repair" in out
+    assert "game 1 (outatime)" in out and f"game {UNFINISHED} (outatime)" in out
+    # a new game cannot be recorded into it: said as damage, nothing written
+    journal = Journal(copy)
+    with pytest.raises(JournalError, match="the file is damaged"):
+        journal.new_game("outatime", {"players": ["Ana", "Ben"]})
+    journal.close()
+
+    assert main(["journal", "repair", "--journal", str(copy)]) == 0
+    assert "kept as" in capsys.readouterr().out
+    journal = Journal(copy)
+    assert [g["id"] for g in journal.games()] == [1, UNFINISHED]
+    after = {g: journal.export(g) for g in (1, UNFINISHED)}
+    journal.close()
+    for g in before:
+        assert after[g]["setup"] == before[g]["setup"]
+        assert after[g]["actions"] == before[g]["actions"]
+    assert len(list(copy.parent.glob("journal.damaged-*.sqlite3"))) == 1
+
+
+def test_a_lost_list_of_games_without_a_backup_keeps_the_file_aside(copy, capsys):
+    _drop_the_list_of_games(copy)
+    assert main(["journal", "repair", "--journal", str(copy)]) == 0
+    out = capsys.readouterr().out
+    assert "setup damaged: the game is in journal.damaged-" in out  # said per game, not lost
+    aside = next(copy.parent.glob("journal.damaged-*.sqlite3"))
+    db = sqlite3.connect(aside)
+    assert db.execute("SELECT COUNT(*) FROM records").fetchone()[0] > 40  # every action kept
+    db.close()
