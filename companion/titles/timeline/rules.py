@@ -724,7 +724,8 @@ def sample_chance(state: State, rng: random.Random) -> Action:
     if step == "draw":
         action: Action = {"type": "draw", "player": head["player"]}
         if not any(p.unknown for p in state.players):
-            pool = _unseen(state) if state.deck else list(state.discard)
+            pool = _unseen(state) if state.deck else [
+                c for c in state.discard if c != head.get("held")]
             if pool:
                 action["card"] = rng.choice(pool)
         return action
@@ -850,7 +851,7 @@ def _do_draw(state: State, action: Action, effects: list[Effect]) -> None:
     p = _who(state, action, head["player"])
     card = action.get("card")
     if state.deck == 0:
-        _reshuffle(state, effects)
+        _reshuffle(state, effects, held=head.get("held"))
     if state.deck == 0:
         if card is not None:
             raise RuleError(_("there is no card to draw: the draw and discard piles are empty"))
@@ -878,16 +879,20 @@ def _do_draw(state: State, action: Action, effects: list[Effect]) -> None:
         _effect(effects, "draw", _("{player} draws a card").format(player=p.name), player=p.name)
 
 
-def _reshuffle(state: State, effects: list[Effect]) -> None:
-    """The draw pile is empty: the discard pile, shuffled, becomes the draw pile."""
-    if not state.discard:
+def _reshuffle(state: State, effects: list[Effect], held: str | None = None) -> None:
+    """The draw pile is empty: the discard pile, shuffled, becomes the draw pile. ``held``:
+    the Action whose draws these are stays out ("do whatever it says, then discard it")."""
+    kept = tuple(c for c in state.discard if c == held)
+    if len(state.discard) == len(kept):
         return
-    state.deck = len(state.discard)
-    state.discard = ()
+    state.deck = len(state.discard) - len(kept)
+    state.discard = kept
     _effect(
         effects,
         "reshuffle",
-        _("SHUFFLE the discard pile ({n} cards): it is the new draw pile").format(n=state.deck),
+        ngettext("SHUFFLE the discard pile ({n} card): it is the new draw pile",
+                 "SHUFFLE the discard pile ({n} cards): it is the new draw pile",
+                 state.deck).format(n=state.deck),
         cards=state.deck,
     )
 
@@ -1530,7 +1535,10 @@ def _extras(state: State, step: dict[str, Any], effects: list[Effect]) -> None:
             player=p.name,
             count=n,
         )
-        _push(state, *[{"step": "draw", "player": p.name}] * n)
+        draw: dict[str, Any] = {"step": "draw", "player": p.name}
+        if card["type"] in ("action", "power_action"):  # discarded, but only after these
+            draw["held"] = step["card"]
+        _push(state, *[draw] * n)
     if card.get("extra_play") and p.name == state.current.name:
         n = card["extra_play"]
         state.plays += n

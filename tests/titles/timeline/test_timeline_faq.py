@@ -140,9 +140,36 @@ def test_faq_draw_pile_runs_out_shuffle_the_discard_only_when_a_draw_finds_none(
     assert state.discard == ("tm#1",) and state.deck == 0  # no early shuffle
     assert tl.legal_actions(state) == [{"type": "draw", "player": "Ben"}]
     state, effects = tl.apply(state, {"type": "draw", "player": "Ben", "card": "tm"})
-    assert effects[0]["text"] == "SHUFFLE the discard pile (1 cards): it is the new draw pile"
+    assert effects[0]["text"] == "SHUFFLE the discard pile (1 card): it is the new draw pile"
     assert state.deck == 0 and state.discard == () and "tm#1" in state.player("Ben").hand
     assert deck > 0
+
+
+def test_an_action_is_discarded_after_its_draws_so_they_never_reshuffle_it():
+    """"When you play an Action card, do whatever it says, then discard it": a Draw 2 played
+    with the draw pile empty is not shuffled into a new pile and drawn back by its player."""
+    state = make_table(hands={"Ana": ["draw-2"]})
+    data = tl.to_json(state)
+    data["deck"] = 0  # every other card is out of the game for this scenario
+    state = tl.from_json(data)
+    state, effects = do(state, play("Ana", "draw-2"), PASS)
+    assert "Ana: DRAW 2 cards" in texts(effects)
+    assert state.discard == ("draw-2#1",)  # discarded, and held out of its own draws
+    assert tl.legal_actions(state) == [{"type": "draw", "player": "Ana"}]
+    with pytest.raises(tl.RuleError, match="no card to draw"):
+        tl.apply(state, {"type": "draw", "player": "Ana", "card": "draw-2"})
+    state, effects = tl.apply(state, {"type": "draw", "player": "Ana"})
+    assert texts(effects)[0] == "no card left to draw" and not any(
+        "SHUFFLE" in t for t in texts(effects))
+    assert "draw-2#1" not in state.player("Ana").hand and state.discard == ("draw-2#1",)
+    # a Power Action ("a lot like regular Actions") too
+    state = make_table(hands={"Ana": ["insight"]})
+    data = tl.to_json(state)
+    data["deck"] = 0
+    state = tl.from_json(data)
+    state, effects = do(state, play("Ana", "insight"), PASS, {"type": "draw"}, {"type": "draw"})
+    assert texts(effects).count("no card left to draw") == 2
+    assert state.discard == ("insight",) and "insight" not in state.player("Ana").hand
 
 
 def test_faq_mysterious_forces_count_as_a_change_for_hitch_a_ride():

@@ -832,13 +832,16 @@ def test_with_no_card_in_either_pile_a_draw_is_skipped():
     data["deck"] = 0
     state = tl.from_json(data)
     state, effects = do(state, play("Ana", "draw-2"), PASS)
-    assert tl.legal_actions(state) == [{"type": "draw", "player": "Ana"}]  # the discard: 1
-    state, effects = do(state, {"type": "draw"})
-    assert kinds(effects) == ["reshuffle", "draw"]
-    state, effects = do(state, {"type": "draw"})
-    assert effects[0]["text"] == "no card left to draw" and state.current.name == "Ben"
-    with pytest.raises(RuleError, match="no card to draw"):
-        tl.apply(state, {"type": "draw", "card": "tm"})
+    # the discard holds only the Draw 2, which is discarded after its draws (then discard
+    # it): neither of them finds a card
+    assert tl.legal_actions(state) == [{"type": "draw", "player": "Ana"}]
+    for _ in range(2):
+        state, effects = do(state, {"type": "draw"})
+        assert effects[0]["text"] == "no card left to draw"
+    assert state.current.name == "Ben" and "draw-2#1" not in state.player("Ana").hand
+    state, effects = do(state, {"type": "draw", "card": "draw-2"})  # Ben's: shuffled now
+    assert kinds(effects)[:2] == ["reshuffle", "draw"] and state.discard == ()
+    assert "draw-2#1" in state.player("Ben").hand
 
 
 def test_items_that_draw_more_add_draws_at_the_start_of_your_turn():
