@@ -232,6 +232,23 @@ def test_replay_with_a_bad_setup(tmp_path, capsys, companion_home):
     assert "companion cards add" in capsys.readouterr().err
 
 
+@pytest.mark.parametrize("title", ["outatime", "back_in_time", "timeline", "eras"])
+def test_a_player_count_no_box_allows_is_said_as_the_rules_say_it(tmp_path, capsys,
+                                                                  companion_home, title):
+    """Not as a pack lacking its part for that count (a turn tracker for one player)."""
+    from companion import titles
+
+    facts = titles.get(title).facts
+    for count in (facts.min_players - 1, facts.max_players + 1):
+        players = [f"P{n}" for n in range(count)]
+        script = tmp_path / f"{count}.jsonl"
+        script.write_text(json.dumps({"type": "setup", "players": players, "pack": "demo"}) + "\n")
+        assert main(["replay", "--title", title, str(script)]) == 2
+        err = capsys.readouterr().err
+        assert f"takes {facts.min_players}-{facts.max_players} players, not {count}" in err
+        assert "pack" not in err
+
+
 @pytest.mark.parametrize("kind", ["missing", "directory", "not_utf8"])
 def test_replay_of_an_unreadable_file(tmp_path, capsys, companion_home, kind):
     path = tmp_path / "script.jsonl"

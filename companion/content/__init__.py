@@ -190,7 +190,15 @@ def _entries(raw: Any, section: str, validate, where: str, source: str) -> tuple
 
 def playable(pack: Pack, players: int) -> str | None:
     """Why ``pack`` cannot serve a game of ``players`` players (None: it can)."""
-    check = getattr(title_content(pack.title), "playable", None)
+    from companion.titles import get
+    from companion.titles.api import player_count_problem
+
+    content = title_content(pack.title)
+    # said as the rules say it, not as a pack lacking what no box holds
+    wrong_count = player_count_problem(get(pack.title).facts, players)
+    if wrong_count:
+        return wrong_count
+    check = getattr(content, "playable", None)
     return check(pack, players) if check is not None else None
 
 

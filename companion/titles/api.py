@@ -115,11 +115,19 @@ class Title(Protocol):
         a secret identity). Empty lists when everything is public."""
 
 
+def player_count_problem(facts: Facts, count: int) -> str | None:
+    """Why ``count`` players cannot play the title (None: they can)."""
+    if facts.min_players <= count <= facts.max_players:
+        return None
+    return _("{title} takes {low}-{high} players, not {count}").format(
+        title=facts.name, low=facts.min_players, high=facts.max_players, count=count)
+
+
 def check_players(facts: Facts, players: list[str]) -> None:
     """Raise RuleError unless the player list suits the title."""
-    if not (facts.min_players <= len(players) <= facts.max_players):
-        raise RuleError(_("{title} takes {low}-{high} players, not {count}").format(
-            title=facts.name, low=facts.min_players, high=facts.max_players, count=len(players)))
+    wrong_count = player_count_problem(facts, len(players))
+    if wrong_count:
+        raise RuleError(wrong_count)
     for name in players:
         if not isinstance(name, str) or not name.strip():
             raise RuleError(_("player names must be non-empty text, got {name}").format(

@@ -1256,6 +1256,9 @@ def _do_power(state: State, action: Action, effects: list[Effect]) -> None:
         _effect(effects, "power", _("THIS IS HEAVY! LORRAINE to {place}").format(
             place=_place(state, to)), npc="lorraine", place=to)
     elif p.character == "jennifer":
+        if "who" not in action:
+            raise RuleError(_('FOLLOW ME moves another player\'s mover: name them, e.g. '
+                              '{example}').format(example='"who": "Ben"'))
         q = state.player(action.get("who"))
         if q is p:
             raise RuleError(_("FOLLOW ME moves another player's mover toward Jennifer"))

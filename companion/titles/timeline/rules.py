@@ -920,6 +920,10 @@ def _mulligan_step(state: State, action: Action, what: str) -> tuple[int, Player
     if state.phase != "setup" or head is None or head["step"] != "mulligan":
         if state.phase == "setup" and any(s["step"] == "mulligan" for s in state.agenda):
             raise RuleError(_("cannot {what} now: {why}").format(what=what, why=_waiting(state)))
+        if (state.turns == 0 and not state.discard and not state.altered
+                and len(state.content.identities) <= state.ids_out):
+            # the start of the game still, but the mulligans ended with the ID cards
+            raise RuleError(_("no ID card is left to take instead"))
         raise RuleError(_("the identity mulligan is only at the start of the game"))
     p = state.player(action.get("player", head["player"]))
     for index, step in enumerate(state.agenda):

@@ -178,6 +178,8 @@ def test_jennifer_moves_marty_doc_or_einstein_up_to_two_spaces_toward_her():
     assert ("Ben", "clock-tower") in options and ("Ben", "town-square") in options
     with pytest.raises(RuleError, match="moves another player's mover"):
         rules.apply(state, {"type": "power", "who": "Ana", "to": "oak-st"})
+    with pytest.raises(RuleError, match='name them, e.g. "who": "Ben"'):
+        rules.apply(state, {"type": "power", "to": "town-square"})
     state = play(state, {"type": "power", "who": "Ben", "to": "town-square"})
     assert state.player("Ben").place == "town-square"  # players may cross Town Square
 

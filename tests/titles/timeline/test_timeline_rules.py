@@ -110,6 +110,12 @@ def test_mulligan_is_skipped_when_no_id_card_is_left():
         state, _ = tl.apply(state, tl.legal_actions(state)[0])
         assert tl.legal_actions(state)[0]["type"] != "mulligan"
     assert state.phase == "play"
+    # asked for all the same, the reason is the ID cards, not the moment
+    with pytest.raises(RuleError, match="no ID card is left to take instead"):
+        tl.apply(state, {"type": "mulligan", "player": "Ben"})
+    state, _ = do(state, {"type": "draw"}, {"type": "draw_instead"}, {"type": "draw"})
+    with pytest.raises(RuleError, match="only at the start of the game"):
+        tl.apply(state, {"type": "mulligan", "player": "Ben"})
 
 
 # --------------------------------------------------------------------------- How to play
