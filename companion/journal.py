@@ -270,8 +270,9 @@ class JournalDamaged(JournalError):
 class JournalWriteError(JournalError):
     """The journal cannot be written now, though nothing in it is proven damaged: the disk is
     full (``kind`` "full"), the file or its folder is read-only ("read-only"), another
-    program holds it ("busy"), or the card failed a write ("io"). What was recorded before
-    is whole; what was being written was not recorded."""
+    program holds it ("busy"), the card failed a write ("io"), or a newer version of the
+    companion wrote it ("newer"). What was recorded before is whole; what was being written
+    was not recorded."""
 
     def __init__(self, message: str, kind: str):
         super().__init__(message)
@@ -335,7 +336,10 @@ def write_problem(exc: BaseException, path: str | Path) -> JournalWriteError | N
 
 # Text columns are read as the bytes stored: damaged text must not fail to decode before it is
 # checked (the checksums cover those bytes; text and bytes hash alike).
-_RECORD = "seq, CAST(kind AS BLOB), CAST(action AS BLOB), at, sum, stamp"
+_RECORD_PARTS = (("seq", "seq"), ("kind", "CAST(kind AS BLOB)"),
+                 ("action", "CAST(action AS BLOB)"), ("at", "at"), ("sum", "sum"),
+                 ("stamp", "stamp"))
+_RECORD = ", ".join(expr for _name, expr in _RECORD_PARTS)
 
 
 class _Source:
@@ -364,12 +368,17 @@ class _Source:
         """Records by number (a damaged number may give several candidates), and errors."""
         found: dict[int, list[tuple]] = {}
         errors: dict[int, str] = {}
-        try:
-            rows = self.db.execute(
-                f"SELECT {_RECORD} FROM records WHERE game = ? ORDER BY seq",
-                (game,)).fetchall()
-        except sqlite3.DatabaseError:
-            rows = None
+        columns = self._record_columns()
+        rows = None
+        # As stored; then past a damaged index (a scan of the table itself), with a column
+        # gone read as missing (its checks fail for that column alone).
+        for query in (f"SELECT {_RECORD} FROM records WHERE game = ? ORDER BY seq",
+                      f"SELECT {columns} FROM records NOT INDEXED WHERE game = ? ORDER BY seq"):
+            try:
+                rows = self.db.execute(query, (game,)).fetchall()
+                break
+            except sqlite3.DatabaseError:
+                continue
         if rows is not None:
             for row in rows:
                 if isinstance(row[0], int):
@@ -384,7 +393,7 @@ class _Source:
         for seq in range(1, max(upto, top if isinstance(top, int) else 0) + 1):
             try:
                 rows = self.db.execute(
-                    f"SELECT {_RECORD} FROM records WHERE game = ? AND seq = ?",
+                    f"SELECT {columns} FROM records WHERE game = ? AND seq = ?",
                     (game, seq)).fetchall()
             except sqlite3.DatabaseError as exc:
                 errors[seq] = str(exc)
@@ -392,6 +401,14 @@ class _Source:
             for row in rows:
                 found.setdefault(seq, []).append(row)
         return found, errors
+
+    def _record_columns(self) -> str:
+        """``_RECORD``, with NULL for a column the records table no longer has."""
+        try:
+            have = {r[1] for r in self.db.execute("PRAGMA table_info(records)")}
+        except sqlite3.DatabaseError:
+            return _RECORD
+        return ", ".join(expr if name in have else "NULL" for name, expr in _RECORD_PARTS)
 
     def notes(self) -> list[tuple[int, float, dict[str, Any]]]:
         """Proven repair notes: (game, at, note)."""
@@ -404,9 +421,11 @@ class _Source:
         for game, at, note, row_sum in rows:
             if row_sum == note_sum(game, at, note):
                 try:
-                    out.append((game, at, json.loads(note)))
+                    value = json.loads(note)
                 except ValueError:
                     continue
+                if isinstance(value, dict):  # every note the companion writes is an object
+                    out.append((game, at, value))
         return out
 
 
@@ -1053,15 +1072,17 @@ class Journal:
         A game whose finish mark does not match its seal counts as unfinished: resuming it
         checks its records, and the replay tells whether it is over.
         """
+        closed = self.closed()
         try:
             rows = self.db.execute(
                 "SELECT g.id, g.finished, g.created, h.seq, h.sum, h.seal FROM games g "
                 "LEFT JOIN heads h ON h.game = g.id ORDER BY g.id DESC").fetchall()
         except sqlite3.DatabaseError as exc:
-            raise JournalError(_("{journal}: the list of games cannot be read ({error}); run "
-                                 "`companion journal check`").format(
-                journal=self.path, error=exc)) from exc
-        closed = self.closed()
+            # A damaged heads table, or a column gone: the newest game that is not closed is
+            # resumed, and resuming checks it and offers the choices damage gives.
+            log.error("%s", _("{journal}: which game is unfinished cannot be read ({error}); "
+                              "the newest game is checked").format(journal=self.path, error=exc))
+            return next((g for g in reversed(self.game_ids()) if g not in closed), None)
         for game, finished, created, seq, head_sum, head_seal in rows:
             if not isinstance(game, int) or game in closed:
                 continue
@@ -1363,14 +1384,24 @@ def stacks(records: Iterable[Record]) -> tuple[list[dict[str, Any]], list[dict[s
 def _open_schema(db: sqlite3.Connection, path: str) -> None:
     version = db.execute("PRAGMA user_version").fetchone()[0]
     if version > VERSION:
-        raise JournalError(_("{journal}: written by a newer version of the companion (journal "
-                             "version {version}); update the companion").format(
-            journal=path, version=version))
+        # Not damage: never set aside, and never written by this version (it waits).
+        raise JournalWriteError(_("{journal}: written by a newer version of the companion "
+                                  "(journal version {version}); update the companion").format(
+            journal=path, version=version), "newer")
     if version == VERSION:
         return
     tables = {r[0] for r in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     if "games" not in tables:  # a new journal
         db.executescript(SCHEMA + SCHEMA_2 + f"PRAGMA user_version = {VERSION};")
+        return
+    games = {r[1] for r in db.execute("PRAGMA table_info(games)")}
+    if "heads" in tables and "sum" in games:
+        # Checksummed already: the header's number is what was damaged. Giving checksums
+        # again would seal whatever else changed; the checks read them as they are.
+        log.error("%s", _("{journal}: its header says journal version {version}, but it has "
+                          "version {current}'s checksums; read as version {current}").format(
+            journal=path, version=version, current=VERSION))
+        db.execute(f"PRAGMA user_version = {VERSION}")
         return
     migrate(db, path)
 

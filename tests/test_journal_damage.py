@@ -657,3 +657,109 @@ def test_a_lost_list_of_games_without_a_backup_keeps_the_file_aside(copy, capsys
     db = sqlite3.connect(aside)
     assert db.execute("SELECT COUNT(*) FROM records").fetchone()[0] > 40  # every action kept
     db.close()
+
+
+@pytest.mark.parametrize("version", [0, 1, -1])
+def test_a_damaged_version_number_never_seals_damage_anew(copy, version, caplog):
+    """A checksummed journal whose header number reads as an older version: the checksums
+    it has are checked, not given again over whatever else changed."""
+    caplog.set_level(logging.ERROR, logger="companion")
+    damage(copy, UNFINISHED, 5, "action", at=2, bit=1)
+    db = sqlite3.connect(copy)
+    db.execute(f"PRAGMA user_version = {version}")
+    db.commit()
+    db.close()
+    journal = Journal(copy)
+    assert journal.db.execute("PRAGMA user_version").fetchone()[0] == 2
+    check = journal.check(UNFINISHED)
+    assert check.damage is not None and check.damage.seq == 5  # still seen
+    journal.close()
+    assert "but it has version 2's checksums" in caplog.text
+
+
+def test_a_journal_of_a_newer_version_waits_at_the_table_and_is_never_set_aside(copy):
+    from companion.config import defaults
+    from companion.daemon import open_journal
+    from companion.journal import JournalWriteError
+
+    db = sqlite3.connect(copy)
+    db.execute("PRAGMA user_version = 3")
+    db.commit()
+    db.close()
+    cfg = defaults()
+    with pytest.raises(JournalWriteError, match="newer version of the companion") as caught:
+        open_journal(cfg, str(copy))
+    assert caught.value.kind == "newer"
+    assert not list(copy.parent.glob("*.damaged-*"))  # nothing set aside
+    db = sqlite3.connect(copy)
+    assert db.execute("SELECT COUNT(*) FROM records").fetchone()[0] > 40
+    db.close()
+
+
+@pytest.mark.parametrize("how", ["DROP TABLE heads", "ALTER TABLE heads DROP COLUMN seal"])
+def test_a_damaged_heads_table_at_start_offers_the_damage_choices(copy, how):
+    """Not "the list of games cannot be read" over a new game's menu: the unfinished game
+    is found, checked, and the table offers to go on from its last intact action."""
+    db = sqlite3.connect(copy)
+    db.execute(how)
+    db.commit()
+    db.close()
+    journal = Journal(copy)
+    assert journal.unfinished() == UNFINISHED
+    with pytest.raises(JournalDamaged) as caught:
+        Match.resume(journal)
+    assert caught.value.check.game == UNFINISHED and caught.value.check.good == 46
+    journal.close()
+
+
+def test_a_repair_note_that_is_not_an_object_is_ignored_not_a_crash(copy, capsys):
+    """A note with a valid sum but not a JSON object (written by hand or another program)."""
+    from companion.journal import note_sum
+
+    db = sqlite3.connect(copy)
+    for text in ("[1]", "7", '"x"', "null"):
+        db.execute("INSERT INTO repairs (game, at, note, sum) VALUES (?, ?, ?, ?)",
+                   (UNFINISHED, 5.0, text, note_sum(UNFINISHED, 5.0, text)))
+    db.commit()
+    db.close()
+    journal = Journal(copy)
+    assert journal.notes(UNFINISHED) == [] and journal.unfinished() == UNFINISHED
+    assert Match.resume(journal).game == UNFINISHED
+    journal.close()
+    assert main(["journal", "list", "--journal", str(copy)]) == 0
+    assert main(["journal", "export", "--journal", str(copy), "--game", str(UNFINISHED)]) == 0
+
+
+def test_a_damaged_index_of_the_records_loses_no_intact_action(copy):
+    """A page of SQLite's index over the records zeroed (one bad sector): the records are
+    read past it from the table itself; every action is still proven."""
+    db = sqlite3.connect(copy)
+    page_size = db.execute("PRAGMA page_size").fetchone()[0]
+    root = db.execute("SELECT rootpage FROM sqlite_master WHERE name = "
+                      "'sqlite_autoindex_records_1'").fetchone()[0]
+    db.close()
+    records, _ = truth(copy)
+    with open(copy, "r+b") as f:
+        f.seek((root - 1) * page_size)
+        f.write(bytes(page_size))
+    journal = Journal(copy)
+    check = journal.check(UNFINISHED)
+    assert check.damage is None and check.good == len(records[UNFINISHED])
+    assert [r["action"] for r in journal.records(UNFINISHED)] == [
+        r["action"] for r in records[UNFINISHED]]
+    journal.close()
+
+
+def test_a_records_column_gone_keeps_every_action(copy):
+    """The time stamps' column dropped: the actions are proven by their chain; only their
+    times are unproven, and said so."""
+    records, _ = truth(copy)
+    db = sqlite3.connect(copy)
+    db.execute("ALTER TABLE records DROP COLUMN stamp")
+    db.commit()
+    db.close()
+    journal = Journal(copy)
+    check = journal.check(UNFINISHED)
+    assert check.damage is None and check.good == len(records[UNFINISHED])
+    assert "time" in {p.what for p in check.problems}  # said, and nothing lost
+    journal.close()
