@@ -553,7 +553,10 @@ def cmd_journal_list(args) -> int:
     with _open_journal(args, reading=True) as journal:
         closed = journal.closed()
         damaged = False
-        games = journal.games()
+        listed = {g["id"]: g for g in journal.games()}
+        # a game whose row is gone from the list is still listed, by its actions: damaged
+        games = [listed.get(game, {"id": game, "title": "?", "created": None, "finished": None})
+                 for game in journal.game_ids()]
         if not games:
             print(_("no games recorded yet in {journal}").format(journal=journal.path))
         for g in games:

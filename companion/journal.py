@@ -553,7 +553,9 @@ def check_game(source: _Source, game: int, path: str,
 def _check(g: _Game, check: GameCheck) -> GameCheck:
     game, path = check.game, check.path
     if g.row is None:
-        raise JournalError(_("{journal}: no game {game}").format(journal=path, game=game))
+        if not g.rows and g.head is None:
+            raise JournalError(_("{journal}: no game {game}").format(journal=path, game=game))
+        g.row = _("its row is gone from the list of games")  # its actions are still there
     last = max([g.head_seq or 0, *g.rows.keys(), *g.errors.keys()])
     check.total = last
 
@@ -575,7 +577,8 @@ def _check(g: _Game, check: GameCheck) -> GameCheck:
                 break
     if found is None:
         if isinstance(g.row, str):
-            known = _("SQLite cannot read it ({error})").format(error=g.row)
+            known = _("SQLite cannot read it ({error})").format(error=g.row) \
+                if g.row != _("its row is gone from the list of games") else g.row
         else:
             known = _("it reads as {title!r} with {size} bytes of setup, which is not what "
                       "was written").format(title=_text(g.row[0], 20),
@@ -999,8 +1002,11 @@ class Journal:
                 "VALUES (?, ?, ?, ?, ?, ?, ?)",
                 (game, seq, kind, action, at, value, stamp(value, at, before)),
             )
-            finished = self.db.execute("SELECT finished FROM games WHERE id = ?",
-                                       (game,)).fetchone()[0]
+            row = self.db.execute("SELECT finished FROM games WHERE id = ?",
+                                  (game,)).fetchone()
+            if row is None:  # its row went from the list of games: never chain onto that
+                raise JournalDamaged(self.check(game))
+            finished = row[0]
             self.db.execute("UPDATE heads SET seq = ?, sum = ?, seal = ? WHERE game = ?",
                             (seq, value, seal(game, seq, value, finished, at), game))
         return seq
@@ -1026,15 +1032,16 @@ class Journal:
         return [self.check(g) for g in self.game_ids()]
 
     def game_ids(self) -> list[int]:
-        """Every game this journal holds, even when its list of games cannot be read: then the
-        games its actions and heads name, and those of the backup (their rows restore them)."""
-        try:
-            return [g["id"] for g in self.games()]
-        except JournalError:
-            pass
+        """Every game this journal holds: those of its list of games and those its actions
+        and heads name (a row lost from the list, or the list unreadable); with the list
+        unreadable, those of the backup too (their rows restore them)."""
         ids: set[int] = set()
         sources = [(self.db, ("SELECT DISTINCT game FROM records", "SELECT game FROM heads"))]
-        backup = self._backup_source()
+        backup = None
+        try:
+            ids.update(g["id"] for g in self.games())
+        except JournalError:
+            backup = self._backup_source()
         if backup is not None:
             sources.append((backup.db, ("SELECT id FROM games",)))
         try:

@@ -763,3 +763,33 @@ def test_a_records_column_gone_keeps_every_action(copy):
     assert check.damage is None and check.good == len(records[UNFINISHED])
     assert "time" in {p.what for p in check.problems}  # said, and nothing lost
     journal.close()
+
+
+def test_a_game_whose_row_left_the_list_of_games_is_found_by_its_actions(copy, capsys):
+    """The games' rows deleted (the list is readable, but empty): every reader still finds
+    the games by their actions, says they are damaged, and repair takes the rows back from
+    the backup. Recording onto such a game is refused as damage, never a crash."""
+    journal = Journal(copy)
+    before = {g: journal.export(g)["actions"] for g in (1, UNFINISHED)}
+    journal.close()
+    write_backup(copy, default_backup(copy))
+    db = sqlite3.connect(copy)
+    db.execute("DELETE FROM games")
+    db.commit()
+    db.close()
+    assert main(["journal", "list", "--journal", str(copy)]) == 1
+    out = capsys.readouterr().out
+    assert out.count(" ? ") == 2 and "damage found" in out
+    assert main(["journal", "check", "--journal", str(copy)]) == 1
+    assert "game 1 (outatime) is damaged in its own row" in capsys.readouterr().out
+    journal = Journal(copy)
+    with pytest.raises(JournalDamaged):
+        journal.append(UNFINISHED, {"type": "end"})
+    with pytest.raises(JournalError, match="the file is damaged"):
+        journal.new_game("outatime", {"players": ["Ana", "Ben"]})
+    journal.close()
+    assert main(["journal", "repair", "--journal", str(copy)]) == 0
+    capsys.readouterr()
+    journal = Journal(copy)
+    assert {g: journal.export(g)["actions"] for g in (1, UNFINISHED)} == before
+    journal.close()
