@@ -643,6 +643,11 @@ def backup_line(journal: Journal) -> tuple[str, bool]:
     finally:
         source.db.close()
     age = time.time() - Path(journal.backup_path).stat().st_mtime
+    refused = journal.backup_refused()
+    if refused:  # no backup is written any more: said, with both ways out
+        return _("backup: NOT WRITTEN: {why}. If this journal lost those games (emptied or "
+                 "replaced), stop the table and copy the backup over the journal.").format(
+            why=refused), True
     if damaged:
         return _("backup: DAMAGED in games {games} ({backup}); the next backup replaces "
                  "it").format(games=", ".join(map(str, damaged)), backup=journal.backup_path), True

@@ -1196,6 +1196,16 @@ class Journal:
             if not self._backup_again:
                 return
 
+    def backup_refused(self) -> str | None:
+        """Why the backup file would not be written over (None: it would be), e.g. it holds
+        games this journal does not: another journal's, or this one's games lost here."""
+        if self.backup_path is None:
+            return None
+        try:
+            return _not_this_backup(self.db, Path(self.path), Path(self.backup_path))
+        except sqlite3.DatabaseError:
+            return None  # this journal's own list cannot be read: its check says so
+
     def wait_for_backup(self, timeout: float = 60.0) -> None:
         thread = self._backup_thread
         if thread is not None and thread is not threading.current_thread():

@@ -793,3 +793,16 @@ def test_a_game_whose_row_left_the_list_of_games_is_found_by_its_actions(copy, c
     journal = Journal(copy)
     assert {g: journal.export(g)["actions"] for g in (1, UNFINISHED)} == before
     journal.close()
+
+
+def test_an_emptied_journal_whose_backup_holds_its_games_fails_the_check(copy, capsys):
+    """The file emptied (or its write-ahead log lost) after a backup: the backup is never
+    written over, so check and doctor must say so, with the way back."""
+    write_backup(copy, default_backup(copy))
+    copy.write_bytes(b"")
+    for leftover in copy.parent.glob("journal.sqlite3-*"):
+        leftover.unlink()
+    assert main(["journal", "check", "--journal", str(copy)]) == 1
+    out = capsys.readouterr().out
+    assert "backup: NOT WRITTEN" in out and "holds games this journal does not" in out
+    assert "copy the backup over the journal" in out
