@@ -81,6 +81,13 @@ CREATE TABLE IF NOT EXISTS records (
     PRIMARY KEY (game, seq)
 );
 """
+# Every column of every table, as the schema makes them (checked before a game is started).
+_COLUMNS = {
+    "games": ("id", "title", "setup", "created", "finished", "sum", "stamp", "sealed"),
+    "records": ("game", "seq", "kind", "action", "at", "sum", "stamp"),
+    "heads": ("game", "seq", "sum", "seal"),
+    "repairs": ("id", "game", "at", "note", "sum"),
+}
 # Tables the first journal did not have (created by a new journal and by the migration).
 SCHEMA_2 = """
 CREATE TABLE IF NOT EXISTS heads (
@@ -906,6 +913,7 @@ class Journal:
     def new_game(self, title: str, setup: dict[str, Any]) -> int:
         text = json.dumps(setup, sort_keys=True)
         with self._transaction():
+            self._whole_tables()
             created = time.time()
             cur = self.db.execute(
                 "INSERT INTO games (title, setup, created) VALUES (?, ?, ?)",
@@ -951,6 +959,20 @@ class Journal:
                             (seal(game, seq, last, value, last_at), game))
         if finished:
             self._maybe_backup(now=True)  # the end of every game
+
+    def _whole_tables(self) -> None:
+        """Raise JournalError when a table or a column of the journal is gone: a game written
+        into such a file would read as damaged at once (and the next press write another)."""
+        for table, wanted in _COLUMNS.items():
+            have = {r[1] for r in self.db.execute(f"PRAGMA table_info({table})")}
+            lost = [c for c in wanted if c not in have]
+            if lost:
+                raise JournalError(_(
+                    "{journal}: cannot be written, the file is damaged (its table {table} "
+                    "lacks {columns}). Nothing was recorded now; what was recorded before is "
+                    "unchanged. Run `companion journal check`, then `companion journal repair` "
+                    "(it keeps what the backup holds).").format(
+                        journal=self.path, table=table, columns=", ".join(lost)))
 
     def set_aside(self, game: int, reason: str) -> None:
         """Close a game that cannot go on (kept whole, never resumed), saying why."""

@@ -806,3 +806,21 @@ def test_an_emptied_journal_whose_backup_holds_its_games_fails_the_check(copy, c
     out = capsys.readouterr().out
     assert "backup: NOT WRITTEN" in out and "holds games this journal does not" in out
     assert "copy the backup over the journal" in out
+
+
+@pytest.mark.parametrize("how", ["ALTER TABLE games DROP COLUMN finished",
+                                 "ALTER TABLE records DROP COLUMN stamp", "DROP TABLE repairs"])
+def test_no_new_game_is_written_into_a_file_missing_a_table_or_column(copy, how):
+    db = sqlite3.connect(copy)
+    db.execute(how)
+    db.commit()
+    db.close()
+    journal = Journal(copy)
+    for _press in range(3):  # each press at the table tries again: nothing is written
+        with pytest.raises(JournalError, match="the file is damaged"):
+            journal.new_game("outatime", {"players": ["Ana", "Ben"]})
+    journal.close()
+    db = sqlite3.connect(copy)
+    assert db.execute("SELECT MAX(game) FROM records").fetchone()[0] == UNFINISHED
+    assert db.execute("SELECT MAX(game) FROM heads").fetchone()[0] == UNFINISHED
+    db.close()
