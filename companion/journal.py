@@ -1542,7 +1542,10 @@ def write_backup(path: str | Path, backup: str | Path) -> BackupResult:
                     return BackupResult(str(backup), 0, time.perf_counter() - start,
                                         msg.format(why=check.message()))
         except sqlite3.DatabaseError as exc:
-            return BackupResult(str(backup), 0, time.perf_counter() - start, str(exc))
+            return BackupResult(str(backup), 0, time.perf_counter() - start, _(
+                "the backup was not written, so that it keeps what it holds: {journal}: its "
+                "list of games cannot be read ({error}); run `companion journal check`").format(
+                    journal=path, error=exc))
         why = _not_this_backup(src, Path(path), backup)
         if why:
             raise JournalError(why)

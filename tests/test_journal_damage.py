@@ -824,3 +824,17 @@ def test_no_new_game_is_written_into_a_file_missing_a_table_or_column(copy, how)
     assert db.execute("SELECT MAX(game) FROM records").fetchone()[0] == UNFINISHED
     assert db.execute("SELECT MAX(game) FROM heads").fetchone()[0] == UNFINISHED
     db.close()
+
+
+def test_a_backup_of_a_journal_whose_list_of_games_is_malformed_says_where_and_what_to_do(
+        copy, capsys):
+    db = sqlite3.connect(copy)
+    page_size = db.execute("PRAGMA page_size").fetchone()[0]
+    root = db.execute("SELECT rootpage FROM sqlite_master WHERE name = 'games'").fetchone()[0]
+    db.close()
+    with open(copy, "r+b") as f:
+        f.seek((root - 1) * page_size)
+        f.write(bytes(page_size))
+    assert main(["journal", "backup", "--journal", str(copy)]) == 2
+    err = capsys.readouterr().err
+    assert str(copy) in err and "`companion journal check`" in err and "not written" in err
