@@ -614,6 +614,10 @@ def check_lines(journal: Journal) -> list[tuple[str, bool]]:
         journal.games()
     except JournalError as exc:  # said, and the games are checked all the same
         lines.append((str(exc), True))
+    for table, lost in journal.lost_columns().items():
+        lines.append((_("{journal}: the table {table} lacks {columns}: nothing new can be "
+                        "recorded; `companion journal repair` writes a whole journal").format(
+            journal=journal.path, table=table, columns=", ".join(lost)), True))
     for game in journal.game_ids():
         check = _check(journal, game)
         if check.ok:
@@ -661,6 +665,8 @@ def cmd_journal_repair(args) -> int:
         try:
             journal.games()
         except JournalError:  # the list itself is damaged: a rebuild writes it anew
+            checks = [*checks, None]
+        if journal.lost_columns():  # so are tables or columns gone
             checks = [*checks, None]
         if all(c is not None and c.ok for c in checks):
             print(_("nothing to repair: every game's checksums hold"))

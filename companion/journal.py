@@ -960,19 +960,26 @@ class Journal:
         if finished:
             self._maybe_backup(now=True)  # the end of every game
 
-    def _whole_tables(self) -> None:
-        """Raise JournalError when a table or a column of the journal is gone: a game written
-        into such a file would read as damaged at once (and the next press write another)."""
+    def lost_columns(self) -> dict[str, list[str]]:
+        """The columns (all of them: the table) each table of the journal has lost."""
+        out = {}
         for table, wanted in _COLUMNS.items():
             have = {r[1] for r in self.db.execute(f"PRAGMA table_info({table})")}
             lost = [c for c in wanted if c not in have]
             if lost:
-                raise JournalError(_(
-                    "{journal}: cannot be written, the file is damaged (its table {table} "
-                    "lacks {columns}). Nothing was recorded now; what was recorded before is "
-                    "unchanged. Run `companion journal check`, then `companion journal repair` "
-                    "(it keeps what the backup holds).").format(
-                        journal=self.path, table=table, columns=", ".join(lost)))
+                out[table] = lost
+        return out
+
+    def _whole_tables(self) -> None:
+        """Raise JournalError when a table or a column of the journal is gone: a game written
+        into such a file would read as damaged at once (and the next press write another)."""
+        for table, lost in self.lost_columns().items():
+            raise JournalError(_(
+                "{journal}: cannot be written, the file is damaged (its table {table} "
+                "lacks {columns}). Nothing was recorded now; what was recorded before is "
+                "unchanged. Run `companion journal check`, then `companion journal repair` "
+                "(it keeps what the backup holds).").format(
+                    journal=self.path, table=table, columns=", ".join(lost)))
 
     def set_aside(self, game: int, reason: str) -> None:
         """Close a game that cannot go on (kept whole, never resumed), saying why."""

@@ -810,7 +810,7 @@ def test_an_emptied_journal_whose_backup_holds_its_games_fails_the_check(copy, c
 
 @pytest.mark.parametrize("how", ["ALTER TABLE games DROP COLUMN finished",
                                  "ALTER TABLE records DROP COLUMN stamp", "DROP TABLE repairs"])
-def test_no_new_game_is_written_into_a_file_missing_a_table_or_column(copy, how):
+def test_no_new_game_is_written_into_a_file_missing_a_table_or_column(copy, how, capsys):
     db = sqlite3.connect(copy)
     db.execute(how)
     db.commit()
@@ -824,6 +824,13 @@ def test_no_new_game_is_written_into_a_file_missing_a_table_or_column(copy, how)
     assert db.execute("SELECT MAX(game) FROM records").fetchone()[0] == UNFINISHED
     assert db.execute("SELECT MAX(game) FROM heads").fetchone()[0] == UNFINISHED
     db.close()
+    # the check fails and says it (a closed game would resume without its repairs table)
+    assert main(["journal", "check", "--journal", str(copy)]) == 1
+    assert "nothing new can be recorded" in capsys.readouterr().out
+    assert main(["journal", "repair", "--journal", str(copy)]) == 0
+    journal = Journal(copy)
+    assert journal.lost_columns() == {}
+    journal.close()
 
 
 def test_a_backup_of_a_journal_whose_list_of_games_is_malformed_says_where_and_what_to_do(
