@@ -72,7 +72,7 @@ def open_journal(cfg: dict[str, Any], path: str | None) -> tuple[Journal, str | 
     except JournalWriteError:
         raise  # whole but not writable now: never set aside (see wait_for_journal)
     except JournalError as exc:
-        if where.is_dir():  # a folder where the journal should be: nothing to set aside
+        if where.exists() and not where.is_file():  # a folder, a pipe: nothing to set aside
             raise
         log.error("%s", exc)
         aside, now = recover_unreadable(where, backup)

@@ -844,6 +844,9 @@ class Journal:
             raise JournalError(_("{journal} is a folder; a journal is a file: give its path, "
                                  "e.g. {example}").format(
                 journal=self.path, example=Path(self.path) / "journal.sqlite3"))
+        if not memory and Path(self.path).exists() and not Path(self.path).is_file():
+            raise JournalError(_("{journal} is not a file (a pipe or a device?); a journal is "
+                                 "a file: give the path of one").format(journal=self.path))
         if read_only:
             self.backup_every = None
             if not Path(self.path).is_file():

@@ -3,6 +3,7 @@ traceback, and a command never speaks of a file that does not exist as if it did
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import subprocess
 import sys
@@ -254,6 +255,17 @@ def test_the_demo_into_a_journal_it_cannot_write_stops_with_the_reason(tmp_path,
     err = capsys.readouterr().err
     assert "the file is damaged" in err and "journal repair" in err
     assert "Traceback" not in err
+
+
+@pytest.mark.skipif(not hasattr(os, "mkfifo"), reason="named pipes are a POSIX thing")
+def test_a_journal_path_that_is_a_pipe_is_said_by_every_journal_command(tmp_path, capsys,
+                                                                        companion_home):
+    pipe = tmp_path / "journal.sqlite3"
+    os.mkfifo(pipe)
+    for action in ("list", "check", "export", "backup", "repair"):
+        assert main(["journal", action, "--journal", str(pipe)]) == 2
+        err = capsys.readouterr().err
+        assert f"{pipe} is not a file" in err and "Traceback" not in err
 
 
 def test_repair_and_backup_of_a_journal_that_is_not_there_make_none(tmp_path, capsys,
