@@ -343,6 +343,12 @@ def cmd_run(args) -> int:
                       options=configuration.title_options(cfg))
     if notice:
         session.last_error = notice
+    try:  # a pack that can start no game: said at start, not first when a game is chosen
+        pack_report(cfg)
+    except RuntimeError as exc:
+        log.error("%s", exc)
+        if session.match is None and session.last_error is None:
+            session.last_error = str(exc)
     lights = open_lights(cfg)
     try:
         buttons = [open_buttons(cfg)]

@@ -166,3 +166,16 @@ def test_a_recorded_game_of_a_title_this_companion_does_not_know_is_set_aside(tm
     assert game in journal.closed()
     assert "Traceback" not in caplog.text  # a refusal, not a fault: one line in the log
     journal.close()
+
+
+def test_companion_run_with_a_pack_that_can_start_no_game_says_so_at_start(tmp_path, monkeypatch,
+                                                                           caplog):
+    """Not first when a player chooses a game: logged (and on the panel) as the table starts,
+    and the table runs on (a game in the journal may still be resumed)."""
+    caplog.set_level(logging.ERROR, logger="companion")
+    monkeypatch.setenv("COMPANION_HOME", str(tmp_path / "home"))
+    missing = tmp_path / "no-such-pack.toml"
+    assert main(["run", "--config", str(config(tmp_path, pack=str(missing))), "--journal",
+                 str(tmp_path / "journal.sqlite3"), "--seconds", "0.3"]) == 0
+    said = [r.getMessage() for r in caplog.records if "cannot start a game" in r.getMessage()]
+    assert len(said) == 1 and str(missing) in said[0]
