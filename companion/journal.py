@@ -559,7 +559,8 @@ def check_game(source: _Source, game: int, path: str,
 
 def _check(g: _Game, check: GameCheck) -> GameCheck:
     game, path = check.game, check.path
-    if g.row is None:
+    row_gone = g.row is None
+    if row_gone:
         if not g.rows and g.head is None:
             raise JournalError(_("{journal}: no game {game}").format(journal=path, game=game))
         g.row = _("its row is gone from the list of games")  # its actions are still there
@@ -584,8 +585,8 @@ def _check(g: _Game, check: GameCheck) -> GameCheck:
                 break
     if found is None:
         if isinstance(g.row, str):
-            known = _("SQLite cannot read it ({error})").format(error=g.row) \
-                if g.row != _("its row is gone from the list of games") else g.row
+            known = g.row if row_gone else _("SQLite cannot read it ({error})").format(
+                error=g.row)
         else:
             known = _("it reads as {title!r} with {size} bytes of setup, which is not what "
                       "was written").format(title=_text(g.row[0], 20),
@@ -967,7 +968,10 @@ class Journal:
         """The columns (all of them: the table) each table of the journal has lost."""
         out = {}
         for table, wanted in _COLUMNS.items():
-            have = {r[1] for r in self.db.execute(f"PRAGMA table_info({table})")}
+            try:
+                have = {r[1] for r in self.db.execute(f"PRAGMA table_info({table})")}
+            except sqlite3.DatabaseError:  # the schema itself: reading the tables says it
+                continue
             lost = [c for c in wanted if c not in have]
             if lost:
                 out[table] = lost
@@ -976,7 +980,9 @@ class Journal:
     def _whole_tables(self) -> None:
         """Raise JournalError when a table or a column of the journal is gone: a game written
         into such a file would read as damaged at once (and the next press write another)."""
-        for table, lost in self.lost_columns().items():
+        lost_columns = self.lost_columns()
+        if lost_columns:
+            table, lost = next(iter(lost_columns.items()))
             raise JournalError(_(
                 "{journal}: cannot be written, the file is damaged (its table {table} "
                 "lacks {columns}). Nothing was recorded now; what was recorded before is "
