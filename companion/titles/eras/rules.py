@@ -569,9 +569,10 @@ def _min_cards(values: list[int], need: int) -> int | None:
     return None
 
 
-def _supply(state: State) -> int:
-    """Cards that can still be drawn (the deck, then the discard pile shuffled)."""
-    return state.deck + len(state.discard)
+def _supply(state: State, held: str | None = None) -> int:
+    """Cards that can still be drawn (the deck, then the discard pile shuffled); ``held``: a
+    card just discarded that the draw must not take back (George's swap)."""
+    return state.deck + sum(1 for c in state.discard if c != held)
 
 
 # Hands the companion knows and hands it counts. At the table the cards stay in the players'
@@ -678,18 +679,17 @@ def _play_problem(state: State, card: str, era: str) -> str | None:
     cost = play_cost(state, card, era)
     low = cost["ripple"][0]
     hand = _values(state, p, "clocks", card)
-    if cost["from_deck"]:
-        if _supply(state) < low:
-            return ngettext(
-                "{era} needs {n} ripple card from the deck and the deck is empty",
-                "{era} needs {n} ripple cards from the deck and the deck is empty",
-                low,
-            ).format(era=era, n=low)
-        left_for_ripple = None
-    else:
-        left_for_ripple = low
+    left_for_ripple = None if cost["from_deck"] else low
     need = 0 if cost["free"] else cost["time"] - CLOCK_TIME * p.clocks
     fewest = _min_cards(hand, need)
+    # The time is paid first: the cards it takes reach the discard pile, which a draw from
+    # an empty deck shuffles in (decision 20).
+    if cost["from_deck"] and _supply(state) + (fewest or 0) < low:
+        return ngettext(
+            "{era} needs {n} ripple card from the deck and the deck is empty",
+            "{era} needs {n} ripple cards from the deck and the deck is empty",
+            low,
+        ).format(era=era, n=low)
     if fewest is None:
         have = sum(hand) + CLOCK_TIME * p.clocks
         if p.unseen:
@@ -945,9 +945,10 @@ def sample_chance(state: State, rng: random.Random) -> Action:
     count = step["count"]
     from_deck = min(count, state.deck)
     cards = rng.sample(state.pool, from_deck)  # every card is placed: the pool is the deck
-    rest = min(count - from_deck, len(state.discard))
+    shuffled = [c for c in state.discard if c != step.get("held")]
+    rest = min(count - from_deck, len(shuffled))
     if rest:
-        cards += rng.sample(state.discard, rest)
+        cards += rng.sample(shuffled, rest)
     return {"type": typ, "player": step["player"], "cards": cards}
 
 
@@ -1128,18 +1129,19 @@ def _do_draw(state: State, action: Action, effects: list[Effect]) -> None:
         raise RuleError(_("{player} draws now").format(player=p.name))
     cards = action.get("cards")
     count = step["count"]
+    held = step.get("held")
     if cards is None:  # at the table: the cards stay unseen in the hand
         _pop(state)
         got = min(count, state.deck)
         state.deck -= got
-        if got < count and state.discard:
-            _reshuffle(state, effects)
+        if got < count and _supply(state, held):
+            _reshuffle(state, effects, held)
             more = min(count - got, state.deck)
             state.deck -= more
             got += more
         _land(state, p, step, None, got, effects)
         return
-    expected = min(count, _supply(state))
+    expected = min(count, _supply(state, held))
     if not isinstance(cards, list) or not all(isinstance(c, str) for c in cards):
         raise RuleError(_("cards: list the ids of the {n} card(s) drawn, or leave cards out "
                           "(cards nobody names)").format(n=expected))
@@ -1158,25 +1160,27 @@ def _do_draw(state: State, action: Action, effects: list[Effect]) -> None:
             _("the deck still has {n} card(s): they are drawn before the discard pile is "
               "shuffled").format(n=state.deck)
         )
-    bad = [c for c in rest if c not in state.discard]
+    bad = [c for c in rest if c not in state.discard or c == held]
     if bad:
         raise RuleError(_("{cards} not in the deck").format(cards=", ".join(bad)))
     _pop(state)
     for c in from_deck:
         state.pool.remove(c)
     state.deck -= len(from_deck)
-    if rest or (len(from_deck) < count and state.discard):
-        _reshuffle(state, effects)
+    if rest or (len(from_deck) < count and _supply(state, held)):
+        _reshuffle(state, effects, held)
         for c in rest:
             state.pool.remove(c)
         state.deck -= len(rest)
     _land(state, p, step, cards, len(cards), effects)
 
 
-def _reshuffle(state: State, effects: list[Effect]) -> None:
-    state.pool.extend(state.discard)
-    state.deck += len(state.discard)
-    state.discard = []
+def _reshuffle(state: State, effects: list[Effect], held: str | None = None) -> None:
+    """The discard pile becomes the deck; ``held`` (George's card just given up) stays."""
+    shuffled = [c for c in state.discard if c != held]
+    state.pool.extend(shuffled)
+    state.deck += len(shuffled)
+    state.discard = [c for c in state.discard if c == held]
     _effect(effects, "shuffle", _("SHUFFLE the discard pile: it is the new deck"))
 
 
@@ -1309,7 +1313,9 @@ def _do_discard(state: State, action: Action, effects: list[Effect]) -> None:
     _effect(effects, "discard", _("GEORGE: {player} discards {card}").format(
         player=p.name, card=card_name(state, card)), player=p.name, cards=[card],
         faces=[face(state, card)])
-    _push(state, {"step": "draw", "chance": True, "player": p.name, "count": 1, "why": "george"})
+    # "another card": the one given up is not drawn back (a reshuffle leaves it out)
+    _push(state, {"step": "draw", "chance": True, "player": p.name, "count": 1, "why": "george",
+                  "held": card})
 
 
 def _next_role(state: State, effects: list[Effect]) -> None:
@@ -1549,6 +1555,8 @@ def _pay_refusal(state: State, p: Player, step: dict[str, Any], item: str) -> st
     if item == "clock":
         return _("{player} has no clock tower token to pay with").format(player=p.name)
     if item == "free":
+        if step["for"] == "move":  # the right reason, even for Marty's player
+            return _("\"free\" pays a Marty card's time, never a trip's power")
         return _("only Marty's player pays no time, once a turn, for a Marty card")
     if not _holds(state, p, item):
         return _not_held(state, p, item)
@@ -1916,7 +1924,7 @@ def _advance(state: State, effects: list[Effect]) -> None:
         if kind in _INTERNAL:
             _pop(state)
             _INTERNAL[kind](state, step, effects)
-        elif kind == "draw" and _supply(state) == 0:
+        elif kind == "draw" and _supply(state, step.get("held")) == 0:
             _pop(state)
             _land(state, state.player(step["player"]), step, [], 0, effects)
         elif kind == "george" and not held(state.player(step["player"])):

@@ -212,6 +212,15 @@ def test_b_ripple_from_deck_needs_cards_to_draw():
     with pytest.raises(RuleError, match="1985 needs 1 ripple card from the deck and the deck is "
                                         "empty"):
         rules.apply(state, {"type": "play", "card": "m85"})
+    # Paid with a card, the time goes to the discard pile first: the ripple draws it.
+    d85 = char("d85", "doc", 1985, clocks=1)
+    t = char("t", "doc", 1955, clocks=1)
+    state = table(hands={"Ana": [d85, t]}, advanced=True, events=evs,
+                  roles={"Ana": "doc", "Ben": "marty"}, deck=[])
+    state, _ = rules.apply(state, {"type": "play", "card": "d85", "pay": ["t"]})
+    assert rules.legal_actions(state) == [{"type": "draw", "player": "Ana", "count": 1}]
+    state, effects = rules.apply(state, {"type": "draw", "cards": ["t"]})
+    assert state.player("Ana").ripple == ["t"] and state.player("Ana").board["1985"] == ["d85"]
 
 
 def test_b_second_ripple_may_ripple_one_more():

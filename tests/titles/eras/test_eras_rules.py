@@ -183,6 +183,9 @@ def test_move_to_any_era_costs_three_power():
 
 def test_move_between_1955_and_2015_is_one_trip():
     state = table(hands={"Ana": [P3]}, delorean="1955", roles={"Ana": "marty", "Ben": "doc"})
+    # Marty's free card pays a Marty card's time, never a trip's power: said as such
+    with pytest.raises(RuleError, match="never a trip's power"):
+        rules.apply(state, {"type": "move", "to": "2015", "pay": ["free"]})
     state, _ = play(state, {"type": "move", "to": "2015", "pay": ["p3"]})
     assert state.delorean == "2015" and hand(state, "Ana") == []
 
@@ -490,6 +493,32 @@ def test_george_draws_then_may_swap_one_card():
     assert rules.actor(swapped) == "Ben"  # the next player chooses a role
     kept, _ = rules.apply(state, {"type": "pass"})
     assert hand(kept, "Ana") == ["x1", "f00"] and rules.actor(kept) == "Ben"
+
+
+def test_georges_swap_never_draws_back_the_card_given_up():
+    """「別のカードを1枚引く」(draw another card): with the deck empty, the discard pile is
+    shuffled without the card George just gave up (decision 38)."""
+    state = table(hands={"Ana": [X1]}, deck=filler(1), roles={"Ana": "george"}, resolve=False)
+    state, _ = rules.apply(state, {"type": "draw", "player": "Ana", "cards": ["f00"]})
+    assert state.deck == 0 and state.discard == []
+    swapped, _ = rules.apply(state, {"type": "discard", "card": "x1"})
+    # nothing else to draw: the swap gives nothing, and the next player chooses a role
+    assert hand(swapped, "Ana") == ["f00"] and swapped.discard == ["x1"]
+    assert swapped.exhausted and rules.actor(swapped) == "Ben"
+    # with another card in the discard pile, that one is drawn, never the one given up
+    state = table(hands={"Ana": [X1]}, deck=filler(1), discard=[X2], roles={"Ana": "george"},
+                  resolve=False)
+    state, _ = rules.apply(state, {"type": "draw", "player": "Ana", "cards": ["f00"]})
+    swapped, _ = rules.apply(state, {"type": "discard", "card": "x1"})
+    with pytest.raises(RuleError, match="x1 not in the deck"):
+        rules.apply(swapped, {"type": "draw", "cards": ["x1"]})
+    swapped, effects = rules.apply(swapped, {"type": "draw", "cards": ["x2"]})
+    assert hand(swapped, "Ana") == ["f00", "x2"] and swapped.discard == ["x1"]
+    assert "SHUFFLE the discard pile: it is the new deck" in texts(effects)
+    # unnamed, at the table: one card drawn, the card given up still face up
+    unnamed, _ = rules.apply(rules.apply(state, {"type": "discard", "card": "x1"})[0],
+                             {"type": "draw"})
+    assert unnamed.discard == ["x1"] and unnamed.player("Ana").unseen == 1
 
 
 def test_biff_steals_a_card_from_another_hand():
