@@ -347,6 +347,19 @@ _RECORD_PARTS = (("seq", "seq"), ("kind", "CAST(kind AS BLOB)"),
                  ("action", "CAST(action AS BLOB)"), ("at", "at"), ("sum", "sum"),
                  ("stamp", "stamp"))
 _RECORD = ", ".join(expr for _name, expr in _RECORD_PARTS)
+_GAME_ROW_PARTS = (("title", "CAST(title AS BLOB)"), ("setup", "CAST(setup AS BLOB)"),
+                   ("created", "created"), ("finished", "finished"), ("sum", "sum"),
+                   ("stamp", "stamp"), ("sealed", "sealed"))
+_GAME_ROW = ", ".join(expr for _name, expr in _GAME_ROW_PARTS)
+
+
+def _present(db: sqlite3.Connection, table: str, parts: tuple[tuple[str, str], ...]) -> str:
+    """The columns ``parts`` names, with NULL for those ``table`` no longer has."""
+    try:
+        have = {r[1] for r in db.execute(f"PRAGMA table_info({table})")}
+    except sqlite3.DatabaseError:
+        have = {name for name, _expr in parts}
+    return ", ".join(expr if name in have else "NULL" for name, expr in parts)
 
 
 class _Source:
@@ -357,12 +370,15 @@ class _Source:
         self.name = name
 
     def game_row(self, game: int) -> tuple | str | None:
-        try:
-            return self.db.execute(
-                "SELECT CAST(title AS BLOB), CAST(setup AS BLOB), created, finished, sum, "
-                "stamp, sealed FROM games WHERE id = ?", (game,)).fetchone()
-        except sqlite3.DatabaseError as exc:
-            return str(exc)
+        error = None
+        # As stored; then with a column gone read as missing (its own checks fail for it).
+        for columns in (_GAME_ROW, _present(self.db, "games", _GAME_ROW_PARTS)):
+            try:
+                return self.db.execute(f"SELECT {columns} FROM games WHERE id = ?",
+                                       (game,)).fetchone()
+            except sqlite3.DatabaseError as exc:
+                error = error or str(exc)
+        return error
 
     def head(self, game: int) -> tuple | str | None:
         try:
@@ -375,7 +391,7 @@ class _Source:
         """Records by number (a damaged number may give several candidates), and errors."""
         found: dict[int, list[tuple]] = {}
         errors: dict[int, str] = {}
-        columns = self._record_columns()
+        columns = _present(self.db, "records", _RECORD_PARTS)
         rows = None
         # As stored; then past a damaged index (a scan of the table itself), with a column
         # gone read as missing (its checks fail for that column alone).
@@ -408,14 +424,6 @@ class _Source:
             for row in rows:
                 found.setdefault(seq, []).append(row)
         return found, errors
-
-    def _record_columns(self) -> str:
-        """``_RECORD``, with NULL for a column the records table no longer has."""
-        try:
-            have = {r[1] for r in self.db.execute("PRAGMA table_info(records)")}
-        except sqlite3.DatabaseError:
-            return _RECORD
-        return ", ".join(expr if name in have else "NULL" for name, expr in _RECORD_PARTS)
 
     def notes(self) -> list[tuple[int, float, dict[str, Any]]]:
         """Proven repair notes: (game, at, note)."""

@@ -845,3 +845,19 @@ def test_a_backup_of_a_journal_whose_list_of_games_is_malformed_says_where_and_w
     assert main(["journal", "backup", "--journal", str(copy)]) == 2
     err = capsys.readouterr().err
     assert str(copy) in err and "`companion journal check`" in err and "not written" in err
+
+
+def test_a_games_column_gone_keeps_the_games_playable_to_their_last_action(copy):
+    """The finish marks' column dropped: each game's row is read without it, so the games
+    are still proven and the unfinished one resumes (recording waits for a repair)."""
+    db = sqlite3.connect(copy)
+    db.execute("ALTER TABLE games DROP COLUMN finished")
+    db.commit()
+    db.close()
+    journal = Journal(copy)
+    assert journal.check(UNFINISHED).damage is None
+    match = Match.resume(journal)
+    assert match.game == UNFINISHED
+    with pytest.raises(JournalError, match="the file is damaged"):
+        journal.append(UNFINISHED, {"type": "end"})
+    journal.close()
