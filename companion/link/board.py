@@ -437,7 +437,8 @@ class LightBoard:
         now = self._clock()
         if data:
             for line in self._reader.feed(data):
-                self._handle(line, now)
+                if line.strip():  # a blank line says nothing (CRLF makes one each frame)
+                    self._handle(line, now)
         if self._ser is None:
             return
         if self.status is LinkStatus.READY:

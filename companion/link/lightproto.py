@@ -341,21 +341,19 @@ class LineReader:
         self._buf = bytearray()
 
     def feed(self, data: bytes) -> list:
+        # CR ends a line too: terminals send it for Enter (CRLF gives a blank line). One split,
+        # not a search per line: a flood of line ends must cost no more than its bytes.
+        *ended, rest = bytes(data).replace(b"\r", b"\n").split(b"\n")
         lines = []
-        start = 0
-        while True:
-            # CR ends a line too: terminals send it for Enter (CRLF gives a blank line)
-            nl = data.find(b"\n", start)
-            cr = data.find(b"\r", start)
-            if cr >= 0 and (nl < 0 or cr < nl):
-                nl = cr
-            if nl < 0:
-                self._add(data[start:])
-                return lines
-            self._add(data[start:nl])
-            lines.append(bytes(self._buf))
-            self._buf = bytearray()
-            start = nl + 1
+        for part in ended:
+            if self._buf:  # the end of a line begun in an earlier chunk
+                self._add(part)
+                lines.append(bytes(self._buf))
+                self._buf = bytearray()
+            else:
+                lines.append(part[-(MAX_LINE + 1):])
+        self._add(rest)
+        return lines
 
     def _add(self, chunk):
         self._buf.extend(chunk)

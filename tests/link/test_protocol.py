@@ -164,6 +164,19 @@ def test_line_reader_takes_cr_lf_and_crlf() -> None:
     assert lp.LineReader().feed(b"A\rB\r\nC\nD") == [b"A", b"B", b"", b"C"]
 
 
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.binary(max_size=300).map(
+    lambda b: b.replace(b"\x00", b"\n").replace(b"\x01", b"\r")), max_size=12))
+def test_line_reader_gives_the_same_lines_however_the_stream_is_cut(chunks) -> None:
+    """Each LF or CR ends a line, a line keeps its last MAX_LINE + 1 bytes, whatever the
+    chunks the serial port hands over."""
+    stream = b"".join(chunks)
+    *ended, _rest = stream.replace(b"\r", b"\n").split(b"\n")
+    reader = lp.LineReader()
+    got = [line for chunk in chunks for line in reader.feed(chunk)]
+    assert got == [line[-(lp.MAX_LINE + 1):] for line in ended]
+
+
 def test_colour_helpers() -> None:
     assert lp.parse_colour("FF8800") == (255, 136, 0)
     assert lp.colour_hex((255, 136, 0)) == "ff8800"
