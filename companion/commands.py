@@ -494,7 +494,7 @@ def _open_journal(args, reading: bool = False, existing: bool = False):
     ``existing`` one (repair, backup) never makes one either."""
     path = _journal_file(args)
     backup = args.backup or _configured_backup()
-    if not path.exists():
+    if not (path.exists() or path.is_symlink()):  # a link to nowhere: the journal says so
         if reading or existing:
             raise UserError(_("no journal at {journal}: no game has been recorded there (give "
                               "another file with --journal)").format(journal=path))
@@ -546,9 +546,9 @@ def _status(check: GameCheck, finished: Any, closed: bool) -> str:
 
 
 def cmd_journal_list(args) -> int:
-    if not _journal_file(args).exists():
-        print(_("no games recorded yet ({journal} does not exist)").format(
-            journal=_journal_file(args)))
+    path = _journal_file(args)
+    if not (path.exists() or path.is_symlink()):
+        print(_("no games recorded yet ({journal} does not exist)").format(journal=path))
         return 0
     with _open_journal(args, reading=True) as journal:
         closed = journal.closed()

@@ -416,7 +416,7 @@ def cmd_doctor(args) -> int:
         from companion.commands import check_lines
 
         where = journal_path(args.journal)
-        if not where.exists():
+        if not (where.exists() or where.is_symlink()):
             if args.journal and not where.parent.is_dir():
                 raise RuntimeError(_("the folder {folder} does not exist").format(
                     folder=where.parent))

@@ -853,6 +853,10 @@ class Journal:
             raise JournalError(_("{journal} is a folder; a journal is a file: give its path, "
                                  "e.g. {example}").format(
                 journal=self.path, example=Path(self.path) / "journal.sqlite3"))
+        if not memory and os.path.islink(self.path) and not Path(self.path).exists():
+            raise JournalError(_("{journal} is a link that leads to no file (or round in a "
+                                 "loop); give the journal's own path").format(
+                journal=self.path))
         if not memory and Path(self.path).exists() and not Path(self.path).is_file():
             raise JournalError(_("{journal} is not a file (a pipe or a device?); a journal is "
                                  "a file: give the path of one").format(journal=self.path))

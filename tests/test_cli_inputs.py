@@ -268,6 +268,20 @@ def test_a_journal_path_that_is_a_pipe_is_said_by_every_journal_command(tmp_path
         assert f"{pipe} is not a file" in err and "Traceback" not in err
 
 
+def test_a_journal_path_that_is_a_link_to_nowhere_is_said_not_taken_for_no_journal(
+        tmp_path, capsys, companion_home):
+    """A dangling link or a loop of links: not "no games yet" (then the table failing)."""
+    loop, other, dangling = tmp_path / "a.sqlite3", tmp_path / "b.sqlite3", tmp_path / "d"
+    loop.symlink_to(other)
+    other.symlink_to(loop)
+    dangling.symlink_to(tmp_path / "gone" / "journal.sqlite3")
+    for path in (loop, dangling):
+        for action in ("list", "check", "backup"):
+            assert main(["journal", action, "--journal", str(path)]) == 2
+            err = capsys.readouterr().err
+            assert f"{path} is a link that leads to no file" in err and "Traceback" not in err
+
+
 def test_repair_and_backup_of_a_journal_that_is_not_there_make_none(tmp_path, capsys,
                                                                    companion_home):
     typo = tmp_path / "jornal.sqlite3"
