@@ -235,6 +235,16 @@ def _progress(done: int, total: int) -> None:
               flush=True)
 
 
+def _is_profile(path: Path) -> bool:
+    """Whether ``path`` holds a dice profile (only a profile is ever written over)."""
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4096)
+    except OSError:
+        return False
+    return b'"companion-dice-profile"' in head
+
+
 def cmd_calibrate_dice(args: argparse.Namespace) -> int:
     from .calibrate import CalibrationError, capture_profile, learn_profile
     from .labeled import LabelError
@@ -244,11 +254,21 @@ def cmd_calibrate_dice(args: argparse.Namespace) -> int:
     if out.is_dir():
         raise _user_error(f"--out {args.out}: a folder; give the profile's file name, e.g. "
                           "mydice.json")
+    if out.exists() and not _is_profile(out):  # a photo, classes.txt, any other file
+        from companion.i18n import _
+
+        raise _user_error(_("--out {path}: an existing file that is not a dice profile; it was "
+                            "left as it is: give the profile another name").format(path=args.out))
     try:
         out.parent.mkdir(parents=True, exist_ok=True)
     except OSError as exc:
         raise _user_error(f"--out {args.out}: cannot make its folder "
                           f"({exc.strerror or exc})") from None
+    if args.samples is not None and args.samples < 1:
+        from companion.i18n import _
+
+        raise _user_error(_("--samples {n}: at least 1 sample of each face").format(
+            n=args.samples))
     try:
         if args.labeled:
             profile = learn_profile(args.labeled, args.dice, progress=_progress,

@@ -36,7 +36,9 @@ Format (version 2; version 1 files, without "head", are still read)::
 
 from __future__ import annotations
 
+import contextlib
 import json
+import os
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -99,10 +101,20 @@ class DiceProfile:
         }
 
     def save(self, path: str | Path) -> None:
+        """Written beside ``path`` and renamed over it: a failed write (a full disk, a size
+        limit) leaves the old profile whole. OSError names the path."""
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         text = json.dumps(self.to_json(), separators=(",", ":"))
-        path.write_text(text + "\n", encoding="utf-8")
+        tmp = path.with_name(path.name + ".tmp")
+        try:
+            tmp.write_text(text + "\n", encoding="utf-8")
+            os.replace(tmp, path)
+        except OSError as exc:
+            with contextlib.suppress(OSError):  # (a folder of that name stays)
+                tmp.unlink(missing_ok=True)
+            exc.filename = str(path)  # the profile the owner named, not the file beside it
+            raise
 
     @classmethod
     def from_json(cls, data: object, where: str = "profile") -> DiceProfile:

@@ -137,6 +137,32 @@ def test_calibrate_dice_says_where_the_profile_cannot_go_before_the_capture(tmp_
         assert main(["calibrate", "dice", "--camera", "opencv:99", "--yes",
                      "--out", str(out)]) == 2
         assert words in capsys.readouterr().err
+    # a file that is not a profile (a photo of the labelled folder, its classes.txt)
+    photo = tmp_path / "IMG_1.jpg"
+    photo.write_bytes(b"\xff\xd8 a photo")
+    assert main(["calibrate", "dice", "--camera", "opencv:99", "--yes",
+                 "--out", str(photo)]) == 2
+    assert "not a dice profile; it was left as it is" in capsys.readouterr().err
+    assert photo.read_bytes() == b"\xff\xd8 a photo"
+    for samples in ("0", "-3"):
+        assert main(["calibrate", "dice", "--camera", "synthetic:d6", "--yes", "--samples",
+                     samples, "--out", str(tmp_path / "s.json")]) == 2
+        assert "at least 1 sample" in capsys.readouterr().err
+
+
+def test_a_profile_that_cannot_be_written_leaves_the_old_one_whole(tmp_path: Path) -> None:
+    from companion.vision.profile import DiceProfile
+
+    old = tmp_path / "mine.json"
+    assert main(["calibrate", "dice", "--dice", "d6", "--camera", "synthetic:d6", "--yes",
+                 "--samples", "1", "--out", str(old)]) == 0
+    before = old.read_bytes()
+    (tmp_path / "mine.json.tmp").mkdir()  # the write beside it fails
+    profile = DiceProfile.load(old)
+    with pytest.raises(OSError) as caught:
+        profile.save(old)
+    assert caught.value.filename == str(old)
+    assert old.read_bytes() == before and DiceProfile.load(old).dice == "d6"
 
 
 @pytest.mark.parametrize("args", [["read"], ["calibrate", "dice"]])
