@@ -47,9 +47,17 @@ class LabeledImage:
     ignore: tuple[Box, ...]
 
 
+MAX_LABEL_BYTES = 2**20  # a photo's labels are a line per die: a few hundred bytes
+
+
 def _text(path: Path) -> str:
     """A label or classes file's text; one that is not UTF-8 text (or a folder) is said with
     its path."""
+    if path.exists() and not path.is_file() and not path.is_dir():  # a pipe would never end
+        raise LabelError(f"{path}: not a file (a pipe or a device?); labels are text files")
+    if path.is_file() and path.stat().st_size > MAX_LABEL_BYTES:
+        raise LabelError(f"{path}: more than {MAX_LABEL_BYTES // 2**20} MB; a label file holds "
+                         "a line per die")
     try:
         return path.read_text(encoding="utf-8")
     except UnicodeDecodeError:
@@ -109,11 +117,12 @@ def image_files(folder: Path) -> list[Path]:
 
 
 def load_labeled_dir(folder: str | Path) -> tuple[list[str], list[LabeledImage]]:
-    """List the images of a labelled folder with their boxes (image sizes read from headers).
+    """List the images of a labelled folder with their boxes (in the image as every reader
+    decodes it: turned as its EXIF orientation says, within the reader's pixel limit).
 
     Raises LabelError with the file and line at fault.
     """
-    import cv2  # local: keeps this module importable for tooling without OpenCV
+    from .sources import FrameError, load_image  # local: OpenCV only when a folder is read
 
     folder = Path(folder)
     if not (folder / "images").is_dir():
@@ -125,10 +134,10 @@ def load_labeled_dir(folder: str | Path) -> tuple[list[str], list[LabeledImage]]
         ignore = folder / "labels" / (img.stem + ".ignore.txt")
         if not label.exists():
             continue
-        im = cv2.imread(str(img), cv2.IMREAD_UNCHANGED)
-        if im is None:
-            raise LabelError(f"{img}: cannot be decoded as an image")
-        h, w = im.shape[:2]
+        try:
+            h, w = load_image(img).shape[:2]
+        except FrameError as exc:
+            raise LabelError(str(exc)) from None
         boxes = parse_label_file(label, classes, w, h)
         ign = parse_label_file(ignore, None, w, h) if ignore.exists() else []
         items.append(LabeledImage(img, tuple(boxes), tuple(ign)))

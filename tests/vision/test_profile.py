@@ -3,8 +3,10 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
+import cv2
 import numpy as np
 import pytest
 
@@ -164,9 +166,48 @@ def test_labels_that_do_not_match_their_image(tmp_path: Path) -> None:
         label.write_text(line + "\n")
         with pytest.raises(LabelError, match=r"tray_000.txt:1: (not numbers|box)"):
             load_labeled_dir(folder)
+    label.unlink()
+    os.mkfifo(label)  # a pipe would never end: refused before it is opened
+    with pytest.raises(LabelError, match=r"tray_000.txt: not a file"):
+        load_labeled_dir(folder)
+    label.unlink()
+    label.write_text("0 0.5 0.5 0.1 0.1\n" * 100_000)
+    with pytest.raises(LabelError, match=r"tray_000.txt: more than 1 MB"):
+        load_labeled_dir(folder)
+    label.write_text("0 0.5 0.5 0.1 0.1\n")
+    image = folder / "images" / "tray_000.png"
+    cv2.imwrite(str(image), np.zeros((8000, 8000, 3), np.uint8))  # 64 megapixels
+    with pytest.raises(LabelError, match="more than the dice reader reads"):
+        load_labeled_dir(folder)
     (folder / "classes.txt").unlink()
     with pytest.raises(LabelError, match="classes.txt"):
         load_labeled_dir(folder)
+
+
+def test_a_photo_turned_by_its_exif_orientation_is_labelled_as_it_is_shown(tmp_path: Path
+                                                                            ) -> None:
+    """Phones store a photo sideways and say how to turn it (EXIF); every reader decodes it
+    turned, so its labels' sizes are those of the turned photo."""
+    from PIL import Image
+
+    folder = write_labeled(tmp_path / "set", SyntheticTray("d6", seed=3), 1,
+                           list(FACE_SETS["d6"].faces), n_dice=4)
+    shown = cv2.imread(str(folder / "images" / "tray_000.png"))
+    assert shown.shape[0] != shown.shape[1]  # not square: a turn changes the size
+    (folder / "images" / "tray_000.png").unlink()
+    stored = Image.fromarray(cv2.rotate(shown, cv2.ROTATE_90_COUNTERCLOCKWISE)[..., ::-1])
+    exif = stored.getexif()
+    exif[0x0112] = 6  # turn 90 degrees clockwise to show
+    stored.save(folder / "images" / "tray_000.jpg", exif=exif, quality=95)
+    _, items = load_labeled_dir(folder)
+    h, w = shown.shape[:2]
+    seen = cv2.imread(str(items[0].image))
+    assert seen.shape[:2] == (h, w)
+    lines = (folder / "labels" / "tray_000.txt").read_text().split("\n")
+    wanted = [(float(v[1]) * w, float(v[2]) * h) for v in (ln.split() for ln in lines) if v]
+    # each box on its die as the reader sees the photo (read unturned, they were not)
+    assert [(round(b.cx, 1), round(b.cy, 1)) for b in items[0].boxes] == [
+        (round(x, 1), round(y, 1)) for x, y in wanted]
 
 
 def test_ignore_files_are_not_labels(tmp_path: Path) -> None:
