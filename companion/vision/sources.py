@@ -295,7 +295,26 @@ def image_size(path: str | Path) -> tuple[int, int] | None:
         numbers = re.findall(r"\d+", str(exc))  # "Image size (400000000 pixels) exceeds..."
         return (int(numbers[0]), 1) if numbers else (MAX_PIXELS + 1, 1)
     except Exception:  # noqa: BLE001 - not a format Pillow knows: OpenCV decides
+        return _opencv_only_size(path)
+
+
+def _opencv_only_size(path: str | Path) -> tuple[int, int] | None:
+    """(width, height) of the formats OpenCV decodes and Pillow does not (Radiance HDR, PFM),
+    from their text header: a few kilobytes of run-length HDR can decode to gigabytes."""
+    import re
+
+    try:
+        with open(path, "rb") as f:
+            head = f.read(4096)
+    except OSError:
         return None
+    if head.startswith((b"#?RADIANCE", b"#?RGBE")):
+        found = re.search(rb"\n\n[-+]Y (\d+) [-+]X (\d+)", head)
+        return (int(found[2]), int(found[1])) if found else (MAX_PIXELS + 1, 1)
+    if head[:3] in (b"PF\n", b"Pf\n"):
+        found = re.match(rb"P[Ff]\n\s*(\d+)\s+(\d+)", head)
+        return (int(found[1]), int(found[2])) if found else (MAX_PIXELS + 1, 1)
+    return None
 
 
 def load_image(path: str | Path) -> np.ndarray:

@@ -87,3 +87,16 @@ def test_companion_read_on_a_missing_file_is_a_usage_error(tmp_path, capsys, mon
     captured = capsys.readouterr()
     assert captured.out == ""  # nothing read before the typo was said
     assert "no such file or folder" in captured.err and "nothere.jpg" in captured.err
+
+
+@pytest.mark.parametrize("header", [
+    b"#?RADIANCE\nFORMAT=32-bit_rle_rgbe\n\n-Y 12000 +X 12000\n",
+    b"PF\n12000 12000\n-1.0\n",
+])
+def test_a_format_only_opencv_reads_is_sized_from_its_header_before_decoding(tmp_path, header):
+    """Radiance HDR and PFM: Pillow cannot tell their size; a few megabytes of run-length
+    HDR decode to gigabytes, so the size comes from the text header."""
+    path = tmp_path / "bomb.hdr"
+    path.write_bytes(header + b"\x02\x02\x2e\xe0" * 64)
+    with pytest.raises(FrameError, match="12000x12000 pixels is more than the dice reader"):
+        load_image(path)
