@@ -231,6 +231,12 @@ class HeadClassifier:
                 f"({head['features']}); re-create it with 'companion calibrate dice' "
                 "(the same labelled photos will do)"
             )
+        features = self.features.embed([np.zeros((CROP, CROP, 3), np.uint8)]).shape[1]
+        if len(head["mean"]) != features:  # taught on other features: it would read nonsense
+            raise ProfileError(
+                f"the profile's classifier has {len(head['mean'])} inputs, but its face "
+                f"networks ({head['features']}) give {features}; re-create it with 'companion "
+                "calibrate dice'")
         self.classes = list(head["classes"])
         self.faces = [c for c in self.classes if c != NONE]
         self.mean = np.array(head["mean"], np.float32)

@@ -39,6 +39,7 @@ from __future__ import annotations
 import contextlib
 import json
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -56,6 +57,9 @@ FINDER_FEATURES = 24  # features per cell the dice finder's heat layer reads
 def _byte(v: object) -> bool:
     """An integer 0..255 (JSON's true and false are not numbers here)."""
     return isinstance(v, int) and not isinstance(v, bool) and 0 <= v <= 255
+
+
+MAX_PROFILE_BYTES = 8 * 2**20
 
 
 class ProfileError(ValueError):
@@ -178,6 +182,9 @@ class DiceProfile:
         """Read a profile file; raises ProfileError naming the file and the problem."""
         path = Path(path)
         try:
+            if path.is_file() and path.stat().st_size > MAX_PROFILE_BYTES:
+                raise ProfileError(f"{path}: more than {MAX_PROFILE_BYTES // 2**20} MB, not a "
+                                   "dice profile (one is about 100 KB)")
             text = path.read_text(encoding="utf-8")
         except FileNotFoundError:
             raise ProfileError(
@@ -193,7 +200,23 @@ class DiceProfile:
                 f"{path}: line {exc.lineno} column {exc.colno}: not valid JSON ({exc.msg}); "
                 "re-create it with 'companion calibrate dice'"
             ) from None
+        except (ValueError, RecursionError) as exc:  # a number of thousands of digits, nesting
+            raise ProfileError(f"{path}: not a dice profile ({str(exc)[:80]}); re-create it "
+                               "with 'companion calibrate dice'") from None
         return cls.from_json(data, str(path))
+
+
+MODEST = 1e6  # a taught layer's numbers are far smaller; larger ones only overflow to NaN
+
+
+def _modest(x: object) -> bool:
+    """A number a taught layer can hold: finite, and not so large that reading overflows."""
+    if isinstance(x, bool) or not isinstance(x, (int, float)):
+        return False
+    try:
+        return abs(float(x)) <= MODEST
+    except OverflowError:  # an integer of hundreds of digits
+        return False
 
 
 def _check_head(head: object, where: str, fix: str) -> dict | None:
@@ -202,8 +225,7 @@ def _check_head(head: object, where: str, fix: str) -> dict | None:
         return None
 
     def numbers(v: object, n: int | None = None) -> bool:
-        return (isinstance(v, list) and (n is None or len(v) == n)
-                and all(isinstance(x, (int, float)) and np.isfinite(x) for x in v))
+        return isinstance(v, list) and (n is None or len(v) == n) and all(map(_modest, v))
 
     if not isinstance(head, dict):
         raise ProfileError(f"{where}: \"head\" should be an object; {fix}")
@@ -211,13 +233,16 @@ def _check_head(head: object, where: str, fix: str) -> dict | None:
     if not (isinstance(classes, list) and len(classes) >= 2
             and all(isinstance(c, str) for c in classes)):
         raise ProfileError(f"{where}: head.classes should list at least two face names; {fix}")
-    if not isinstance(head.get("features"), str):
-        raise ProfileError(f"{where}: head.features should name a face network; {fix}")
+    if not (isinstance(head.get("features"), str)
+            and re.fullmatch(r"\w+(\+\w+)*", head["features"], re.ASCII)):
+        raise ProfileError(f"{where}: head.features should name the face networks (e.g. "
+                           f"d6_pips+outatime_faces); {fix}")
     if not isinstance(head.get("fingerprint", ""), str):
         raise ProfileError(f"{where}: head.fingerprint should be a string; {fix}")
     turns = head.get("turns", {})
     if not (isinstance(turns, dict) and all(
-            isinstance(v, list) and v and all(t in (0, 1, 2, 3) for t in v)
+            isinstance(v, list) and v and len(set(v)) == len(v)
+            and all(t in (0, 1, 2, 3) and not isinstance(t, bool) for t in v)
             for v in turns.values())):
         raise ProfileError(f"{where}: head.turns should map network names to lists of quarter "
                            f"turns (0-3); {fix}")
@@ -225,8 +250,9 @@ def _check_head(head: object, where: str, fix: str) -> dict | None:
     if not numbers(mean) or not mean:
         raise ProfileError(f"{where}: head.mean should be a list of numbers; {fix}")
     n = len(mean)
-    if not numbers(head.get("scale"), n):
-        raise ProfileError(f"{where}: head.scale should be {n} numbers like head.mean; {fix}")
+    if not numbers(head.get("scale"), n) or not all(abs(x) > 1e-9 for x in head["scale"]):
+        raise ProfileError(f"{where}: head.scale should be {n} numbers, none 0, like head.mean; "
+                           f"{fix}")
     w = head.get("weights")
     if not (isinstance(w, list) and len(w) == len(classes) and all(numbers(r, n) for r in w)):
         raise ProfileError(
@@ -244,12 +270,11 @@ def _check_finder(finder: object, where: str, fix: str) -> dict | None:
     if not isinstance(finder, dict):
         raise ProfileError(f"{where}: \"finder\" should be an object; {fix}")
     w = finder.get("weights")
-    if not (isinstance(w, list) and len(w) == FINDER_FEATURES
-            and all(isinstance(x, (int, float)) and np.isfinite(x) for x in w)):
+    if not (isinstance(w, list) and len(w) == FINDER_FEATURES and all(map(_modest, w))):
         raise ProfileError(
             f"{where}: finder.weights should be {FINDER_FEATURES} numbers; {fix}")
     b = finder.get("bias")
-    if not (isinstance(b, (int, float)) and np.isfinite(b)):
+    if not _modest(b):
         raise ProfileError(f"{where}: finder.bias should be a number; {fix}")
     if not isinstance(finder.get("fingerprint"), str):
         raise ProfileError(f"{where}: finder.fingerprint should name the finder network; {fix}")

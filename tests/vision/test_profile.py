@@ -91,6 +91,49 @@ def test_a_profile_with_any_field_of_the_wrong_type_is_refused_in_words() -> Non
     assert tried > 300
 
 
+def test_a_profile_whose_numbers_would_only_read_nonsense_is_refused(tmp_path: Path) -> None:
+    """Finite but absurd numbers read every die as NaN "1" (head) or lose them all (finder):
+    refused on loading, naming the key; as is a file no profile can be."""
+    from companion.vision.classify import HeadClassifier
+
+    shipped = Path(__file__).parents[2] / "calibration" / "profiles" / "outatime.json"
+    base = json.loads(shipped.read_text())
+    classes = [*base["faces"], "none"]
+    base["head"] = {"features": "d6_pips+outatime_faces", "classes": classes,
+                    "turns": {"outatime_faces": [0]}, "mean": [0.0] * 192, "scale": [1.0] * 192,
+                    "weights": [[0.0] * 192 for _ in classes], "bias": [0.0] * len(classes)}
+    base["finder"] = {"weights": [0.0] * 24, "bias": -4.0, "fingerprint": "0123abcd"}
+    assert DiceProfile.from_json(json.loads(json.dumps(base)), "P").head  # sound as it is
+
+    def changed(change) -> dict:
+        data = json.loads(json.dumps(base))
+        change(data)
+        return data
+
+    cases = [
+        (lambda d: d["head"].__setitem__("scale", [0.0] * len(d["head"]["scale"])),
+         "head.scale"),
+        (lambda d: d["head"]["weights"][0].__setitem__(0, 1e300), "head.weights"),
+        (lambda d: d["head"]["mean"].__setitem__(0, 10 ** 400), "head.mean"),
+        (lambda d: d["head"].__setitem__("turns", {"d6_pips": [0, 1, 2, 3] * 1000}), "head.turns"),
+        (lambda d: d["head"].__setitem__("features", "../../elsewhere"), "head.features"),
+        (lambda d: d["finder"].__setitem__("bias", 1e308), "finder.bias"),
+        (lambda d: d["finder"]["weights"].__setitem__(0, 1e38), "finder.weights"),
+    ]
+    for change, key in cases:
+        with pytest.raises(ProfileError, match=key.replace(".", r"\.")):
+            DiceProfile.from_json(changed(change), "P")
+    short = changed(lambda d: [d["head"].__setitem__(k, d["head"][k][:5])
+                               for k in ("mean", "scale")]
+                    + [d["head"].__setitem__("weights", [r[:5] for r in d["head"]["weights"]])])
+    with pytest.raises(ProfileError, match="has 5 inputs, but its face networks"):
+        HeadClassifier(DiceProfile.from_json(short, "P").head)
+    for name, text in (("nested.json", "[" * 100_000), ("digits.json", "1" * 5000)):
+        (tmp_path / name).write_text(text)
+        with pytest.raises(ProfileError, match=f"{name}: not a dice profile"):
+            DiceProfile.load(tmp_path / name)
+
+
 def test_missing_profile(tmp_path: Path) -> None:
     with pytest.raises(ProfileError, match="no such profile file.*calibrate dice"):
         DiceProfile.load(tmp_path / "nope.json")
