@@ -59,7 +59,7 @@ def _text(path: Path) -> str:
         raise LabelError(f"{path}: more than {MAX_LABEL_BYTES // 2**20} MB; a label file holds "
                          "a line per die")
     try:
-        return path.read_text(encoding="utf-8")
+        return path.read_text(encoding="utf-8-sig")  # a byte-order mark is not text
     except UnicodeDecodeError:
         raise LabelError(f"{path}: not UTF-8 text; save it as plain UTF-8 text") from None
     except OSError as exc:
@@ -76,6 +76,10 @@ def read_classes(folder: Path) -> list[str]:
     names = [ln.strip() for ln in _text(path).splitlines() if ln.strip()]
     if not names:
         raise LabelError(f"{path}: empty; write one face name per line (class 0 first)")
+    twice = sorted({n for n in names if names.count(n) > 1})
+    if twice:  # every class after the second would name the face of the one before it
+        raise LabelError(f"{path}: {', '.join(map(repr, twice))} written twice; write each face "
+                         "name once, in the order of the class numbers")
     return names
 
 
@@ -92,10 +96,14 @@ def parse_label_file(
         if len(parts) != 5:
             raise LabelError(f"{where}: expected 'class cx cy w h', got {line.strip()!r}")
         try:
-            cls = int(float(parts[0]))
+            number = float(parts[0])
+            cls = int(number)
             cx, cy, w, h = (float(p) for p in parts[1:])
         except (ValueError, OverflowError):  # (a class of "inf")
             raise LabelError(f"{where}: not numbers: {line.strip()!r}") from None
+        if number != cls:
+            raise LabelError(f"{where}: class {parts[0]} is not a whole number (class 0 is the "
+                             "first line of classes.txt)")
         if not (0 <= cx <= 1 and 0 <= cy <= 1 and 0 < w <= 1 and 0 < h <= 1):
             raise LabelError(
                 f"{where}: box {cx} {cy} {w} {h} is not normalised to 0..1; YOLO labels are "

@@ -209,6 +209,18 @@ def test_labels_that_do_not_match_their_image(tmp_path: Path) -> None:
         label.write_text(line + "\n")
         with pytest.raises(LabelError, match=r"tray_000.txt:1: (not numbers|box)"):
             load_labeled_dir(folder)
+    label.write_text("0.9 0.5 0.5 0.1 0.1\n")
+    with pytest.raises(LabelError, match=r"tray_000.txt:1: class 0.9 is not a whole number"):
+        load_labeled_dir(folder)
+    label.write_text("\ufeff0 0.5 0.5 0.1 0.1\n")  # a byte-order mark, as some editors save
+    assert load_labeled_dir(folder)[1][0].boxes[0].face == "1"
+    classes = folder / "classes.txt"
+    classes.write_text("\ufeff1\n2\n3\n4\n5\n6\n")
+    assert load_labeled_dir(folder)[0][0] == "1"
+    classes.write_text("1\n2\n2\n3\n4\n5\n6\n")
+    with pytest.raises(LabelError, match="'2' written twice"):
+        load_labeled_dir(folder)
+    classes.write_text("1\n2\n3\n4\n5\n6\n")
     label.unlink()
     os.mkfifo(label)  # a pipe would never end: refused before it is opened
     with pytest.raises(LabelError, match=r"tray_000.txt: not a file"):
