@@ -68,8 +68,11 @@ class Board:
         try:
             seq, cmd, args = lp.parse(line)
         except lp.ProtocolError as exc:
-            self.nak(exc.seq, exc.reason)
+            if exc.reason != lp.NO_FRAME:  # text that is not a frame is not answered
+                self.nak(exc.seq, exc.reason)
             return
+        if cmd in lp.EVENTS and self._own_words(cmd, args):
+            return  # the board's own frame echoed back (a terminal on the port): never answered
         # A frame with a good checksum proves the host is alive, even if we reject it.
         self.last_rx = now
         self.host_alive = True
@@ -95,6 +98,14 @@ class Board:
         if cmd == "HELLO":
             self.hellos += 1
             self.send_hello()
+
+    def _own_words(self, cmd, args):
+        """Whether a frame is one the board sends (an event, with an event's arguments)."""
+        try:
+            lp.check(cmd, args, lp.EVENTS)
+        except lp.ProtocolError:
+            return False
+        return True
 
     def execute(self, cmd, v, now):
         cfg = self.cfg

@@ -149,6 +149,21 @@ def test_garbage_then_good_frame():
     eq(board.ring.mode, "off")
 
 
+def test_its_own_frames_echoed_back_are_never_answered():
+    # A terminal on the port (cat /dev/ttyACM0) echoes what the board says: answering its own
+    # HELLO or NAK with a NAK would echo back for ever.
+    port, board, np = make()
+    said = port.frames()
+    for seq, cmd, args in said + [(5, "NAK", ["3", "unknown"]), (6, "ACK", ["3"]),
+                                  (7, "KEY", ["confirm"])]:
+        port.feed(lp.encode(seq, cmd, args))
+    port.feed(b"MicroPython v1.22 on 2024-01-01; Raspberry Pi Pico\r\n")  # not a frame
+    board.step(0)
+    eq(port.frames(), [], "nothing answered")
+    Host(port, board).send("OFF", now=5)
+    eq(port.frames()[0][1], "ACK", "still listening")
+
+
 def test_random_bytes_only_get_naks():
     port, board, np = make()
     board.step(0)
