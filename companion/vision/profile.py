@@ -129,7 +129,7 @@ class DiceProfile:
             raise ProfileError(
                 f"{where}: not a dice profile (\"format\" should be {FORMAT!r}); {fix}"
             )
-        if data.get("version") not in READS:
+        if isinstance(data.get("version"), bool) or data.get("version") not in READS:
             raise ProfileError(
                 f"{where}: profile version {data.get('version')!r}, this reader knows "
                 f"{' and '.join(map(str, READS))}; {fix}"
@@ -171,6 +171,11 @@ class DiceProfile:
         if isinstance(ub, bool) or not isinstance(ub, (int, float)) or not 0 <= ub <= 1:
             raise ProfileError(f"{where}: \"unknown_below\" should be a number from 0 to 1")
         head = _check_head(data.get("head"), where, fix)
+        if head is not None:
+            strange = [c for c in head["classes"] if c not in templates and c != "none"]
+            if strange:  # the classifier would name faces the profile's dice do not have
+                raise ProfileError(f"{where}: head.classes names {', '.join(map(repr, strange))}, "
+                                   f"not faces of these dice; {fix}")
         finder = _check_finder(data.get("finder"), where, fix)
         source = data.get("source", "")
         if not isinstance(source, str):

@@ -119,6 +119,8 @@ def test_a_profile_whose_numbers_would_only_read_nonsense_is_refused(tmp_path: P
         (lambda d: d["head"].__setitem__("features", "../../elsewhere"), "head.features"),
         (lambda d: d["finder"].__setitem__("bias", 1e308), "finder.bias"),
         (lambda d: d["finder"]["weights"].__setitem__(0, 1e38), "finder.weights"),
+        (lambda d: d["head"]["classes"].__setitem__(0, "6"), "head.classes names '6'"),
+        (lambda d: d.__setitem__("version", True), "profile version True"),
     ]
     for change, key in cases:
         with pytest.raises(ProfileError, match=key.replace(".", r"\.")):
