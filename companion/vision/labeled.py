@@ -13,10 +13,10 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from .types import IMAGE_SUFFIXES
+
 if TYPE_CHECKING:
     from .detect import Blob
-
-IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
 
 
 class LabelError(ValueError):

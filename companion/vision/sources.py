@@ -22,7 +22,7 @@ from typing import Any
 import cv2
 import numpy as np
 
-from .labeled import IMAGE_SUFFIXES
+from .types import IMAGE_SUFFIXES
 
 VIDEO_SUFFIXES = (".mp4", ".avi", ".mkv", ".mov", ".h264", ".webm", ".mjpeg")
 

@@ -4,6 +4,9 @@ from __future__ import annotations
 
 from dataclasses import asdict, dataclass, field
 
+# Photos the reader and a labelled folder take, by file suffix.
+IMAGE_SUFFIXES = (".jpg", ".jpeg", ".png", ".bmp", ".webp", ".tif", ".tiff")
+
 UNKNOWN = "?"
 
 

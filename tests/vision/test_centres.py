@@ -290,7 +290,7 @@ def test_version_1_profiles_still_read_with_templates(tmp_path: Path) -> None:
     (lambda h: h.update(scale=[1.0]), "head.scale should be 3 numbers"),
     (lambda h: h.update(classes=["a"]), "head.classes should list at least two"),
     (lambda h: h.update(bias="x"), "head.bias should be 2 numbers"),
-    (lambda h: h.update(features=3), "head.features should name a face network"),
+    (lambda h: h.update(features=3), "head.features should name the face networks"),
     (lambda h: h["mean"].__setitem__(0, "nan"), "head.mean should be a list of numbers"),
     (lambda h: h.update(turns={"d6_pips": [4]}), "head.turns should map network names"),
     (lambda h: h.update(turns=[0]), "head.turns should map network names"),
