@@ -224,8 +224,7 @@ def test_a_path_the_command_cannot_use_is_said_with_the_path_not_a_traceback(
         assert "Traceback" not in err and len(err.splitlines()) == 1
 
 
-def test_a_journal_whose_list_of_games_is_damaged_is_said_not_a_traceback(tmp_path, capsys,
-                                                                         companion_home):
+def _journal_without_its_list_of_games(tmp_path):
     from companion.journal import Journal
 
     journal = tmp_path / "j.sqlite3"
@@ -234,6 +233,12 @@ def test_a_journal_whose_list_of_games_is_damaged_is_said_not_a_traceback(tmp_pa
     con.execute("DROP TABLE games")
     con.commit()
     con.close()
+    return journal
+
+
+def test_a_journal_whose_list_of_games_is_damaged_is_said_not_a_traceback(tmp_path, capsys,
+                                                                         companion_home):
+    journal = _journal_without_its_list_of_games(tmp_path)
     assert main(["journal", "list", "--journal", str(journal)]) == 2
     err = capsys.readouterr().err
     assert err.startswith("companion: ") and str(journal) in err and "Traceback" not in err
@@ -242,14 +247,7 @@ def test_a_journal_whose_list_of_games_is_damaged_is_said_not_a_traceback(tmp_pa
 def test_the_demo_into_a_journal_it_cannot_write_stops_with_the_reason(tmp_path, capsys,
                                                                       companion_home):
     """A damaged file (its list of games gone): the bots would press START for ever."""
-    from companion.journal import Journal
-
-    journal = tmp_path / "j.sqlite3"
-    Journal(journal).close()
-    con = sqlite3.connect(journal)
-    con.execute("DROP TABLE games")
-    con.commit()
-    con.close()
+    journal = _journal_without_its_list_of_games(tmp_path)
     assert main(["demo", "--title", "outatime", "--journal", str(journal), "--live", "off",
                  "--out", str(tmp_path / "out")]) == 2
     err = capsys.readouterr().err

@@ -611,11 +611,16 @@ def test_every_bit_of_the_last_actions_cell_header_is_caught_at_resume(night, tm
     assert len(outcomes) >= 8 * 4 and "damaged" in outcomes
 
 
-def _drop_the_list_of_games(path: Path) -> None:
+def _alter(path: Path, statement: str) -> None:
+    """One SQL statement on the journal file, as another program (or damage) would."""
     db = sqlite3.connect(path)
-    db.execute("DROP TABLE games")
+    db.execute(statement)
     db.commit()
     db.close()
+
+
+def _drop_the_list_of_games(path: Path) -> None:
+    _alter(path, "DROP TABLE games")
 
 
 def test_a_lost_list_of_games_is_rebuilt_from_the_backup_and_the_actions(copy, capsys):
@@ -665,10 +670,7 @@ def test_a_damaged_version_number_never_seals_damage_anew(copy, version, caplog)
     it has are checked, not given again over whatever else changed."""
     caplog.set_level(logging.ERROR, logger="companion")
     damage(copy, UNFINISHED, 5, "action", at=2, bit=1)
-    db = sqlite3.connect(copy)
-    db.execute(f"PRAGMA user_version = {version}")
-    db.commit()
-    db.close()
+    _alter(copy, f"PRAGMA user_version = {version}")
     journal = Journal(copy)
     assert journal.db.execute("PRAGMA user_version").fetchone()[0] == 2
     check = journal.check(UNFINISHED)
@@ -682,10 +684,7 @@ def test_a_journal_of_a_newer_version_waits_at_the_table_and_is_never_set_aside(
     from companion.daemon import open_journal
     from companion.journal import JournalWriteError
 
-    db = sqlite3.connect(copy)
-    db.execute("PRAGMA user_version = 3")
-    db.commit()
-    db.close()
+    _alter(copy, "PRAGMA user_version = 3")
     cfg = defaults()
     with pytest.raises(JournalWriteError, match="newer version of the companion") as caught:
         open_journal(cfg, str(copy))
@@ -700,10 +699,7 @@ def test_a_journal_of_a_newer_version_waits_at_the_table_and_is_never_set_aside(
 def test_a_damaged_heads_table_at_start_offers_the_damage_choices(copy, how):
     """Not "the list of games cannot be read" over a new game's menu: the unfinished game
     is found, checked, and the table offers to go on from its last intact action."""
-    db = sqlite3.connect(copy)
-    db.execute(how)
-    db.commit()
-    db.close()
+    _alter(copy, how)
     journal = Journal(copy)
     assert journal.unfinished() == UNFINISHED
     with pytest.raises(JournalDamaged) as caught:
@@ -754,10 +750,7 @@ def test_a_records_column_gone_keeps_every_action(copy):
     """The time stamps' column dropped: the actions are proven by their chain; only their
     times are unproven, and said so."""
     records, _ = truth(copy)
-    db = sqlite3.connect(copy)
-    db.execute("ALTER TABLE records DROP COLUMN stamp")
-    db.commit()
-    db.close()
+    _alter(copy, "ALTER TABLE records DROP COLUMN stamp")
     journal = Journal(copy)
     check = journal.check(UNFINISHED)
     assert check.damage is None and check.good == len(records[UNFINISHED])
@@ -773,10 +766,7 @@ def test_a_game_whose_row_left_the_list_of_games_is_found_by_its_actions(copy, c
     before = {g: journal.export(g)["actions"] for g in (1, UNFINISHED)}
     journal.close()
     write_backup(copy, default_backup(copy))
-    db = sqlite3.connect(copy)
-    db.execute("DELETE FROM games")
-    db.commit()
-    db.close()
+    _alter(copy, "DELETE FROM games")
     assert main(["journal", "list", "--journal", str(copy)]) == 1
     out = capsys.readouterr().out
     assert out.count(" ? ") == 2 and "damage found" in out
@@ -811,10 +801,7 @@ def test_an_emptied_journal_whose_backup_holds_its_games_fails_the_check(copy, c
 @pytest.mark.parametrize("how", ["ALTER TABLE games DROP COLUMN finished",
                                  "ALTER TABLE records DROP COLUMN stamp", "DROP TABLE repairs"])
 def test_no_new_game_is_written_into_a_file_missing_a_table_or_column(copy, how, capsys):
-    db = sqlite3.connect(copy)
-    db.execute(how)
-    db.commit()
-    db.close()
+    _alter(copy, how)
     journal = Journal(copy)
     for _press in range(3):  # each press at the table tries again: nothing is written
         with pytest.raises(JournalError, match="the file is damaged"):
@@ -850,10 +837,7 @@ def test_a_backup_of_a_journal_whose_list_of_games_is_malformed_says_where_and_w
 def test_a_games_column_gone_keeps_the_games_playable_to_their_last_action(copy):
     """The finish marks' column dropped: each game's row is read without it, so the games
     are still proven and the unfinished one resumes (recording waits for a repair)."""
-    db = sqlite3.connect(copy)
-    db.execute("ALTER TABLE games DROP COLUMN finished")
-    db.commit()
-    db.close()
+    _alter(copy, "ALTER TABLE games DROP COLUMN finished")
     journal = Journal(copy)
     assert journal.check(UNFINISHED).damage is None
     match = Match.resume(journal)
