@@ -370,15 +370,16 @@ class _Source:
         self.name = name
 
     def game_row(self, game: int) -> tuple | str | None:
-        error = None
-        # As stored; then with a column gone read as missing (its own checks fail for it).
-        for columns in (_GAME_ROW, _present(self.db, "games", _GAME_ROW_PARTS)):
-            try:
-                return self.db.execute(f"SELECT {columns} FROM games WHERE id = ?",
-                                       (game,)).fetchone()
-            except sqlite3.DatabaseError as exc:
-                error = error or str(exc)
-        return error
+        query = "SELECT {} FROM games WHERE id = ?"
+        try:
+            return self.db.execute(query.format(_GAME_ROW), (game,)).fetchone()
+        except sqlite3.DatabaseError as exc:
+            error = str(exc)
+        try:  # a column gone, read as missing: only its own checks fail
+            columns = _present(self.db, "games", _GAME_ROW_PARTS)
+            return self.db.execute(query.format(columns), (game,)).fetchone()
+        except sqlite3.DatabaseError:
+            return error
 
     def head(self, game: int) -> tuple | str | None:
         try:
@@ -391,14 +392,17 @@ class _Source:
         """Records by number (a damaged number may give several candidates), and errors."""
         found: dict[int, list[tuple]] = {}
         errors: dict[int, str] = {}
-        columns = _present(self.db, "records", _RECORD_PARTS)
+        columns = _RECORD
         rows = None
         # As stored; then past a damaged index (a scan of the table itself), with a column
         # gone read as missing (its checks fail for that column alone).
-        for query in (f"SELECT {_RECORD} FROM records WHERE game = ? ORDER BY seq",
-                      f"SELECT {columns} FROM records NOT INDEXED WHERE game = ? ORDER BY seq"):
+        for tried in range(2):
+            if tried:
+                columns = _present(self.db, "records", _RECORD_PARTS)
             try:
-                rows = self.db.execute(query, (game,)).fetchall()
+                rows = self.db.execute(
+                    f"SELECT {columns} FROM records {'NOT INDEXED ' if tried else ''}"
+                    "WHERE game = ? ORDER BY seq", (game,)).fetchall()
                 break
             except sqlite3.DatabaseError:
                 continue
