@@ -485,8 +485,11 @@ def fit_heat(items: Sequence[LabeledImage], model: str | Path = MODEL, pull: flo
         assert feats is not None
         if k == 0:
             w0, b0 = network_heat(maps, feats)
-        cells.append((feats.reshape(feats.shape[0], -1).T,
-                      *_item_targets(item, feats.shape[1:], sx, sy)))
+        # Thinned photo by photo (every cell near a die kept): a photo read enlarged gives
+        # tens of thousands of cells, and thousands of photos must not hold them all.
+        cells.append(_thinned((feats.reshape(feats.shape[0], -1).T,
+                               *_item_targets(item, feats.shape[1:], sx, sy)),
+                              max(1, MAX_CELLS // len(items)), seed=k))
         if progress:
             progress(k + 1, len(items))
     cells = _fewer_cells(cells)
@@ -520,6 +523,27 @@ def fit_heat(items: Sequence[LabeledImage], model: str | Path = MODEL, pull: flo
     heat_layer = {"weights": [round(float(v), 6) for v in w], "bias": round(float(b), 6),
                   "fingerprint": model_fingerprint(model)}
     return heat_layer, counts
+
+
+def _thinned(cells: tuple[np.ndarray, ...], most: int, seed: int) -> tuple[np.ndarray, ...]:
+    """One photo's cells cut to about ``most``: the open table first, then the cells near a
+    die (a die filling an enlarged photo); the dice's centres always stay, and the cells
+    kept are weighted up to count for those left out. As they were when within ``most``."""
+    if len(cells[0]) <= most:
+        return cells
+    x, centre, heat, weight = cells
+    rng = np.random.default_rng(seed)
+    keep = centre.copy()
+    weight = weight.astype(np.float32)
+    for group in (heat > 0.01, heat <= 0.01):  # near a die, then the open table
+        group &= ~centre
+        room = max(most - int(keep.sum()), 1)
+        count = int(group.sum())
+        share = min(1.0, room / max(count, 1))
+        chosen = group & (rng.random(len(x)) < share)
+        weight[chosen] /= share
+        keep |= chosen
+    return x[keep].copy(), centre[keep], heat[keep], weight[keep]
 
 
 def _fewer_cells(cells: list[tuple[np.ndarray, ...]]) -> list[tuple[np.ndarray, ...]]:

@@ -148,3 +148,27 @@ def test_one_labelled_photo_is_too_few_to_check_a_taught_finder(pale_table) -> N
     layer, counts = fit_heat(load_labeled_dir(teach)[1][:1])
     assert layer is None and counts["found"] is None and counts["dice"] == 8
     assert "one photo is too few" in _finder_report(counts, False)
+
+
+def test_a_photos_cells_are_thinned_to_a_budget_keeping_every_centre() -> None:
+    """Thousands of photos (or one die filling an enlarged photo) must not hold every cell:
+    each photo keeps its dice's centres and about its share of the rest, weighted up."""
+    from companion.vision.centres import _thinned
+
+    rng = np.random.default_rng(1)
+    n = 60_000
+    x = rng.random((n, 24), dtype=np.float32)
+    heat = np.where(np.arange(n) < 40_000, 0.5, 0.0).astype(np.float32)  # most near a die
+    centre = np.zeros(n, bool)
+    centre[:30] = True
+    weight = np.ones(n, np.float32)
+    cells = (x, centre, heat, weight)
+    assert _thinned(cells, n, seed=0) is cells  # within the budget: as it was
+    kx, kcentre, kheat, kweight = _thinned(cells, 2_000, seed=0)
+    assert kcentre.sum() == 30 and 1_500 < len(kx) < 2_500
+    near = (kheat > 0.01) & ~kcentre
+    assert abs(kweight[near].sum() - (40_000 - 30)) / 40_000 < 0.1  # stands for all of them
+    # with room, the open table is cut to its share and stands for all of it too
+    kx, kcentre, kheat, kweight = _thinned(cells, 50_000, seed=0)
+    assert (kheat > 0.01).sum() == 40_000
+    assert abs(kweight[kheat <= 0.01].sum() - 20_000) / 20_000 < 0.1
