@@ -609,15 +609,8 @@ def cmd_journal_check(args) -> int:
 
 def check_lines(journal: Journal) -> list[tuple[str, bool]]:
     """Lines for every game and one for the backup (the last), each with: is it damage?"""
-    lines: list[tuple[str, bool]] = []
-    try:
-        journal.games()
-    except JournalError as exc:  # said, and the games are checked all the same
-        lines.append((str(exc), True))
-    for table, lost in journal.lost_columns().items():
-        lines.append((_("{journal}: the table {table} lacks {columns}: nothing new can be "
-                        "recorded; `companion journal repair` writes a whole journal").format(
-            journal=journal.path, table=table, columns=", ".join(lost)), True))
+    # the file's own tables first; the games are checked all the same
+    lines: list[tuple[str, bool]] = [(problem, True) for problem in journal.table_problems()]
     for game in journal.game_ids():
         check = _check(journal, game)
         if check.ok:
@@ -662,13 +655,8 @@ def backup_line(journal: Journal) -> tuple[str, bool]:
 def cmd_journal_repair(args) -> int:
     with _open_journal(args, existing=True) as journal:
         checks = [_check(journal, g) for g in journal.game_ids()]
-        try:
-            journal.games()
-        except JournalError:  # the list itself is damaged: a rebuild writes it anew
-            checks = [*checks, None]
-        if journal.lost_columns():  # so are tables or columns gone
-            checks = [*checks, None]
-        if all(c is not None and c.ok for c in checks):
+        # a damaged list of games, or a table or column gone: a rebuild writes them anew
+        if not journal.table_problems() and all(c.ok for c in checks):
             print(_("nothing to repair: every game's checksums hold"))
             return 0
         try:

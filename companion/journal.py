@@ -292,6 +292,14 @@ _READ_ONLY = {"SQLITE_READONLY", "SQLITE_READONLY_DIRECTORY", "SQLITE_READONLY_D
               "SQLITE_AUTH"}
 
 
+def damaged_write(path: str | Path, what: str) -> JournalError:
+    """A write refused because the file itself is damaged (not the disk): what to run."""
+    return JournalError(_(
+        "{journal}: cannot be written, the file is damaged ({what}). Nothing was recorded now; "
+        "what was recorded before is unchanged. Run `companion journal check`, then `companion "
+        "journal repair` (it keeps what the backup holds).").format(journal=path, what=what))
+
+
 def write_problem(exc: BaseException, path: str | Path) -> JournalWriteError | None:
     """A full disk or a read-only journal behind ``exc`` (an SQLite or OS error) as a message
     that says what to do; None when ``exc`` is something else (damage, a bug)."""
@@ -993,18 +1001,28 @@ class Journal:
                 out[table] = lost
         return out
 
+    def table_problems(self) -> list[str]:
+        """What is wrong with the file's own tables (its list of games unreadable, a table or
+        a column gone), a message each; the games are checked apart."""
+        problems = []
+        try:
+            self.games()
+        except JournalError as exc:
+            problems.append(str(exc))
+        for table, lost in self.lost_columns().items():
+            problems.append(_("{journal}: the table {table} lacks {columns}: nothing new can be "
+                              "recorded; `companion journal repair` writes a whole journal").format(
+                journal=self.path, table=table, columns=", ".join(lost)))
+        return problems
+
     def _whole_tables(self) -> None:
         """Raise JournalError when a table or a column of the journal is gone: a game written
         into such a file would read as damaged at once (and the next press write another)."""
         lost_columns = self.lost_columns()
         if lost_columns:
             table, lost = next(iter(lost_columns.items()))
-            raise JournalError(_(
-                "{journal}: cannot be written, the file is damaged (its table {table} "
-                "lacks {columns}). Nothing was recorded now; what was recorded before is "
-                "unchanged. Run `companion journal check`, then `companion journal repair` "
-                "(it keeps what the backup holds).").format(
-                    journal=self.path, table=table, columns=", ".join(lost)))
+            raise damaged_write(self.path, _("its table {table} lacks {columns}").format(
+                table=table, columns=", ".join(lost)))
 
     def set_aside(self, game: int, reason: str) -> None:
         """Close a game that cannot go on (kept whole, never resumed), saying why."""
@@ -1756,8 +1774,4 @@ class _Transaction:
             raise problem from exc
         # Not the disk: the file itself (a table gone, a malformed page). Said as damage,
         # never as a traceback at each press.
-        raise JournalError(_(
-            "{journal}: cannot be written, the file is damaged ({error}). Nothing was recorded "
-            "now; what was recorded before is unchanged. Run `companion journal check`, then "
-            "`companion journal repair` (it keeps what the backup holds).").format(
-                journal=self.path, error=exc)) from exc
+        raise damaged_write(self.path, str(exc)) from exc

@@ -577,11 +577,11 @@ class LightBoard:
             values = lp.check(cmd, args, lp.EVENTS)
         except lp.ProtocolError as exc:
             if exc.reason == lp.NO_FRAME:
-                # e.g. a MicroPython banner or traceback on the same USB serial
-                if line.strip():
-                    self.stats["noise"] += 1
-                    if self._quiet.allow("lines that are not frames"):
-                        log.info("light board says: %s", line.decode("ascii", "replace")[:120])
+                # e.g. a MicroPython banner or traceback on the same USB serial (blank lines
+                # never come here)
+                self.stats["noise"] += 1
+                if self._quiet.allow("lines that are not frames"):
+                    log.info("light board says: %s", line.decode("ascii", "replace")[:120])
                 return
             self.stats["rejected"] += 1
             if self._quiet.allow("frames rejected", exc.reason):

@@ -242,7 +242,9 @@ def _is_profile(path: Path) -> bool:
             head = f.read(4096)
     except OSError:
         return False
-    return b'"companion-dice-profile"' in head
+    from .profile import FORMAT
+
+    return f'"{FORMAT}"'.encode() in head
 
 
 def cmd_calibrate_dice(args: argparse.Namespace) -> int:
