@@ -266,11 +266,6 @@ def cmd_calibrate_dice(args: argparse.Namespace) -> int:
     except OSError as exc:
         raise _user_error(f"--out {args.out}: cannot make its folder "
                           f"({exc.strerror or exc})") from None
-    if args.samples is not None and args.samples < 1:
-        from companion.i18n import _
-
-        raise _user_error(_("--samples {n}: at least 1 sample of each face").format(
-            n=args.samples))
     try:
         if args.labeled:
             profile = learn_profile(args.labeled, args.dice, progress=_progress,
@@ -452,7 +447,8 @@ def register(commands, bench_commands) -> None:
     d.add_argument("--out", required=True, metavar="PROFILE.json")
     d.add_argument("--camera", default="picamera2",
                    help="picamera2 | opencv:N | files:PATH | synthetic:SET (guided capture)")
-    d.add_argument("--samples", type=int, default=6, help="die crops per face (guided)")
+    d.add_argument("--samples", type=whole_number(1, 1000), default=6,
+                   help="die crops per face (guided), 1 to 1000")
     d.add_argument("--yes", action="store_true", help="do not wait for Enter between faces")
     d.set_defaults(handler=cmd_calibrate_dice)
     m = cs.add_parser("markers", help="write the printable ArUco tray marker sheet")
