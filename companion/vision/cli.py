@@ -16,6 +16,12 @@ from .faces import FACE_SETS
 DICE_CHOICES = list(FACE_SETS)
 
 
+# A frame spread over fewer grey levels than FLAT shows nothing; one whose mean is over
+# BRIGHT is washed out by too much light, not too little.
+FLAT = 4.0
+BRIGHT = 200.0
+
+
 def _user_error(msg: str) -> Exception:
     from companion.cli import UserError
 
@@ -153,6 +159,22 @@ def annotate(image, dice, path: Path) -> None:
     cv2.imwrite(str(path), img)
 
 
+def _light_note(spread: float, mean: float) -> str:
+    """What to do about a frame whose grey spreads over fewer than ``WASHED_OUT`` levels."""
+    from .crops import WASHED_OUT
+
+    if spread < FLAT:  # nothing in it at all: no light could mend that, look at the camera
+        shade = "black" if mean < 64 else "white" if mean > 192 else "grey"
+        return (f"nothing to read: the photo is one flat {shade} (its grey spreads over "
+                f"{spread:.0f} levels); is the lens covered, the camera in the dark or blinded "
+                "by a light, or the image empty?")
+    fix = ("less light on the tray (or a shorter exposure)" if mean > BRIGHT
+           else "more light on the tray")
+    return (f"a washed-out photo: its grey spreads over {spread:.0f} levels (under "
+            f"{WASHED_OUT:.0f}), so it was read with its contrast stretched; {fix} reads the "
+            "dice more surely")
+
+
 def cmd_read(args: argparse.Namespace) -> int:
     from .crops import WASHED_OUT, grey_spread
     from .reader import SMALL_SIDE, SMALLEST_READ
@@ -202,11 +224,9 @@ def cmd_read(args: argparse.Namespace) -> int:
             out["seen"] = result.seen
         if result.obstruction > 0.01:
             out["obstruction"] = round(result.obstruction, 3)
-        spread, _ = grey_spread(image)
+        spread, mean = grey_spread(image)
         if spread < WASHED_OUT:
-            out["light"] = (f"a washed-out photo: its grey spreads over {spread:.0f} levels "
-                            f"(under {WASHED_OUT:.0f}), so it was read with its contrast "
-                            "stretched; more light on the tray reads the dice more surely")
+            out["light"] = _light_note(spread, mean)
         if result.dice and result.die_side < SMALL_SIDE:
             out["note"] = (f"the dice are about {result.die_side:.0f} pixels across: under "
                            f"{SMALL_SIDE:.0f} a die is read only when the reader is sure, under "

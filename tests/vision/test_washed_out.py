@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import cv2
 import numpy as np
 import pytest
@@ -119,3 +121,23 @@ def test_read_on_the_command_line_says_a_photo_is_washed_out(tmp_path, capsys) -
     assert "light" not in lit
     assert "washed-out photo" in dim["light"] and "more light on the tray" in dim["light"]
     assert sorted(d["face"] for d in dim["dice"]) == sorted(t.face for t in truth)
+
+
+def test_read_says_what_to_do_about_a_flat_a_dark_or_a_glaring_photo(tmp_path, capsys) -> None:
+    import json
+
+    from companion.cli import main
+
+    image, _truth = SyntheticTray("d6", seed=1002).render(n_dice=3, touching=0.0)
+    glare = (flat(image, 0.15) // 4 + 180).astype(np.uint8)  # about 225 grey, 10 levels
+    photos = {"black": np.zeros_like(image), "white": np.full_like(image, 255),
+              "grey": np.full_like(image, 128), "glare": glare, "dim": flat(image, 0.2) // 3}
+    for name, photo in photos.items():
+        cv2.imwrite(str(tmp_path / f"{name}.png"), photo)
+    assert main(["read", *(str(tmp_path / f"{name}.png") for name in photos)]) == 0
+    said = {Path(r["image"]).stem: r["light"]
+            for r in map(json.loads, capsys.readouterr().out.splitlines())}
+    for shade in ("black", "white", "grey"):
+        assert f"one flat {shade}" in said[shade] and "lens covered" in said[shade]
+    assert "washed-out" in said["glare"] and "less light on the tray" in said["glare"]
+    assert "washed-out" in said["dim"] and "more light on the tray" in said["dim"]
