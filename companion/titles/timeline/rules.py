@@ -568,6 +568,10 @@ def _why_not(state: State, p: Player, card: dict[str, Any], response: bool = Fal
         return _("{card} is played against a card being played").format(card=name)
     if response and not card.get("out_of_turn"):
         return _("{card} cannot be played when it is not your turn").format(card=name)
+    if response and p.name == state.current.name and state.plays < 1:
+        # on your own turn a Power Action is not out of turn: it is one of your plays
+        return _("{card}: on your own turn it is a play, and {player} has no play left "
+                 "this turn").format(card=name, player=p.name)
     if card["type"] == "doubleback":
         return _may_flip(state, p, card["linchpin"])
     if card.get("needs") and not _has_item(p, state, card["needs"]):
@@ -999,7 +1003,7 @@ def _do_play(state: State, action: Action, effects: list[Effect]) -> None:
         )
     _take_from_hand(p, inst)
     _pop(state)
-    if head["step"] == "play":
+    if head["step"] == "play" or p.name == state.current.name:
         state.plays -= 1
     state.stack = state.stack + ({"kind": "play", "card": inst, "player": p.name},)
     _effect(

@@ -407,6 +407,24 @@ def test_power_actions_may_be_played_out_of_turn_while_a_card_is_pending():
         tl.apply(make_table(hands={"Ben": ["insight"]}), play("Ben", "insight"))
 
 
+
+def test_on_your_own_turn_a_power_action_is_one_of_your_plays():
+    """Power Actions may be played "when it's not your turn"; on your own turn, "Play 1"."""
+    state = make_table(hands={"Ana": ["tm", "insight"], "Ben": ["memo"]})
+    state, _ = do(state, play("Ana", "tm", event="A-2"),
+                  {"type": "memo", "player": "Ben", "card": "memo"})
+    assert tl.actor(state) == "Ana"  # asked about Ben's Memo: she may memo it back
+    assert {"type": "play", "player": "Ana", "card": "insight"} not in tl.legal_actions(state)
+    with pytest.raises(RuleError, match="Insight: on your own turn it is a play, and Ana has "
+                                        "no play left this turn"):
+        tl.apply(state, play("Ana", "insight"))
+    data = tl.to_json(make_table(hands={"Ana": ["tm", "insight"], "Ben": ["memo"]}))
+    data["plays"] = 2  # a play left: the Power Action uses it
+    state, _ = do(tl.from_json(data), play("Ana", "tm", event="A-2"),
+                  {"type": "memo", "player": "Ben", "card": "memo"})
+    state, effects = do(state, play("Ana", "insight"))
+    assert "Ana plays Insight (Power Action)" in texts(effects) and state.plays == 0
+
 def test_rewind_and_quick_trip_cannot_choose_power_actions():
     state = make_table(hands={"Ana": ["rewind", "quick-trip", "play-2"]})
     data = tl.to_json(state)
