@@ -728,8 +728,8 @@ def sample_chance(state: State, rng: random.Random) -> Action:
     if step == "draw":
         action: Action = {"type": "draw", "player": head["player"]}
         if not any(p.unknown for p in state.players):
-            pool = _unseen(state) if state.deck else [
-                c for c in state.discard if c != head.get("held")]
+            held = _held(state, head)
+            pool = _unseen(state) if state.deck else [c for c in state.discard if c not in held]
             if pool:
                 action["card"] = rng.choice(pool)
         return action
@@ -855,7 +855,7 @@ def _do_draw(state: State, action: Action, effects: list[Effect]) -> None:
     p = _who(state, action, head["player"])
     card = action.get("card")
     if state.deck == 0:
-        _reshuffle(state, effects, held=head.get("held"))
+        _reshuffle(state, effects, held=_held(state, head))
     if state.deck == 0:
         if card is not None:
             raise RuleError(_("there is no card to draw: the draw and discard piles are empty"))
@@ -883,10 +883,16 @@ def _do_draw(state: State, action: Action, effects: list[Effect]) -> None:
         _effect(effects, "draw", _("{player} draws a card").format(player=p.name), player=p.name)
 
 
-def _reshuffle(state: State, effects: list[Effect], held: str | None = None) -> None:
-    """The draw pile is empty: the discard pile, shuffled, becomes the draw pile. ``held``:
-    the Action whose draws these are stays out ("do whatever it says, then discard it")."""
-    kept = tuple(c for c in state.discard if c == held)
+def _held(state: State, head: dict[str, Any]) -> set[str]:
+    """Cards in the discard pile a draw now may not shuffle in: the Action whose draws these
+    are ("do whatever it says, then discard it"), and a Rewind whose card is still resolving."""
+    return set(head.get("held", ())) | {e["via"] for e in state.stack if e.get("via")}
+
+
+def _reshuffle(state: State, effects: list[Effect], held: set[str]) -> None:
+    """The draw pile is empty: the discard pile, shuffled, becomes the draw pile, but for the
+    ``held`` cards (``_held``)."""
+    kept = tuple(c for c in state.discard if c in held)
     if len(state.discard) == len(kept):
         return
     state.deck = len(state.discard) - len(kept)
@@ -1522,9 +1528,9 @@ def _resolve(state: State, effects: list[Effect]) -> None:
     elif "item" in entry:
         _take_item(state, p, card, entry["item"], effects)
     elif "pick" in entry:
-        steps += _replay(state, p, card, entry["pick"], effects)
+        steps += _replay(state, p, inst, entry["pick"], effects)
     if card.get("draw") or card.get("extra_play"):  # after the flip (and any B-1 card)
-        steps.append({"step": "extras", "player": p.name, "card": inst})
+        steps.append({"step": "extras", "player": p.name, "card": inst, "via": entry.get("via")})
     _push(state, *steps)
 
 
@@ -1543,9 +1549,12 @@ def _extras(state: State, step: dict[str, Any], effects: list[Effect]) -> None:
             player=p.name,
             count=n,
         )
+        held = [step["card"]] if card["type"] in ("action", "power_action") else []
+        if step.get("via"):  # replayed by a Rewind: discarded after this card is done
+            held.append(step["via"])
         draw: dict[str, Any] = {"step": "draw", "player": p.name}
-        if card["type"] in ("action", "power_action"):  # discarded, but only after these
-            draw["held"] = step["card"]
+        if held:  # an Action is discarded only after these draws
+            draw["held"] = held
         _push(state, *[draw] * n)
     if card.get("extra_play") and p.name == state.current.name:
         n = card["extra_play"]
@@ -1639,9 +1648,11 @@ def _take_item(
 
 
 def _replay(
-    state: State, p: Player, card: dict[str, Any], pick: str, effects: list[Effect]
+    state: State, p: Player, rewind: str, pick: str, effects: list[Effect]
 ) -> list[dict[str, Any]]:
-    """Play the card a Rewind (or a Quick Trip) took out when it was chosen."""
+    """Play the card a Rewind (or a Quick Trip), ``rewind``, took out when it was chosen.
+    Until that card is done, draws do not shuffle ``rewind`` back in (``_held``)."""
+    card = state.content.entry[rewind]
     picked = state.content.entry[pick]
     if card["replay"] == "discard":
         where = _("from the discard pile")
@@ -1663,7 +1674,7 @@ def _replay(
         _effect(effects, "fizzle", why, player=p.name, card=pick, name=picked["name"])
         return []
     state.stack = state.stack + ({"kind": "play", "card": pick, "player": p.name,
-                                  "via": card["id"]},)
+                                  "via": rewind},)
     if _target_kind(picked):
         return [{"step": "target"}, *_window(state)]
     return list(_window(state))

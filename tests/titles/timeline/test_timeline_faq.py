@@ -172,6 +172,26 @@ def test_an_action_is_discarded_after_its_draws_so_they_never_reshuffle_it():
     assert state.discard == ("insight",) and "insight" not in state.player("Ana").hand
 
 
+
+def test_a_rewind_is_discarded_after_the_card_it_replays_so_its_draws_never_reshuffle_it():
+    """Rewind too is done only when the card it plays again is: that card's draws, or a Power
+    Action's played while it is pending, never shuffle the Rewind back to its player."""
+    data = tl.to_json(make_table(hands={"Ana": ["rewind"], "Ben": ["insight"]}))
+    data["deck"], data["discard"] = 0, ["draw-2#1"]
+    state = tl.from_json(data)
+    state, effects = do(state, play("Ana", "rewind", pick="draw-2"), PASS)
+    assert "Ana plays Draw 2 from the discard pile" in texts(effects)
+    assert state.discard == ("rewind#1",)
+    state, effects = do(state, play("Ben", "insight"), PASS, {"type": "draw"}, {"type": "draw"})
+    assert texts(effects).count("no card left to draw") == 2  # the Rewind stayed out
+    assert texts(effects)[-1] == "Ana: DRAW 2 cards" and state.discard == (
+        "rewind#1", "insight", "draw-2#1")
+    state, effects = do(state, {"type": "draw"}, {"type": "draw"})
+    assert texts(effects)[:3] == [  # only the Insight, done, is shuffled in
+        "SHUFFLE the discard pile (1 card): it is the new draw pile", "Ana draws a card",
+        "no card left to draw"]
+    assert sorted(state.discard) == ["draw-2#1", "rewind#1"]
+
 def test_faq_mysterious_forces_count_as_a_change_for_hitch_a_ride():
     state = make_table(hands={"Ana": ["tm"], "Ben": ["hitch"]})
     state, _ = do(state, play("Ana", "tm", event="B-1"), PASS, {"type": "reveal", "card": "dud"})
