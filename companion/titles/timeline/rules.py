@@ -239,7 +239,8 @@ def check_options(options: dict[str, Any]) -> dict[str, Any]:
     b1 = opts["b1_cards"]
     if isinstance(b1, bool) or not isinstance(b1, int) or not 2 <= b1 <= B1_CARDS:
         raise RuleError(
-            _("b1_cards is the size of the B-1 stack: 5, or 3 or 2 for a shorter game")
+            _("b1_cards is the size of the B-1 stack: a whole number from 2 to 5 (5 as in the "
+              "box, 3 or 2 for a shorter game)")
         )
     return opts
 
@@ -423,8 +424,8 @@ def _copies(state: State, name: Any) -> list[str]:
 
 def _where(state: State, inst: str) -> str:
     for p in state.players:
-        if inst in p.hand:
-            return _("in {player}'s hand").format(player=p.name)
+        if inst in p.hand:  # whose hand is not said: the panel is seen by the whole table
+            return _("in another player's hand")
         if inst in p.items:
             return _("in front of {player}").format(player=p.name)
     if inst in state.discard:
@@ -447,7 +448,8 @@ def _from_hand(state: State, p: Player, name: Any) -> str:
                 return inst
     inst = copies[0]
     if not p.cards:
-        raise RuleError(_("{player} has no cards in hand").format(player=p.name))
+        raise RuleError(_("{player} has no cards in hand: draw instead").format(
+            player=p.name))
     where = _where(state, inst) if len(copies) == 1 else _("all in play or known elsewhere")
     raise RuleError(
         _("{player} does not hold {card}: it is {where}").format(
@@ -565,7 +567,8 @@ def _why_not(state: State, p: Player, card: dict[str, Any], response: bool = Fal
     """Why ``p`` may not play ``card`` now (None: they may)."""
     name = card["name"]
     if card.get("memo") and card["type"] != "item":
-        return _("{card} is played against a card being played").format(card=name)
+        return _("{card} is played against a card being played, never as your play").format(
+            card=name)
     if response and not card.get("out_of_turn"):
         return _("{card} cannot be played when it is not your turn").format(card=name)
     if response and p.name == state.current.name and state.plays < 1:
@@ -589,7 +592,7 @@ def _why_not(state: State, p: Player, card: dict[str, Any], response: bool = Fal
         return {
             "event": _("{card}: there is no Linchpin it may flip"),
             "item": _("{card}: no other player has an Item in front of them"),
-            "pick": _("{card}: there is no card it may replay"),
+            "pick": _("{card}: there is no card it may replay (never a Power Action)"),
         }[kind].format(card=name)
     return None
 
@@ -1042,7 +1045,8 @@ def _check_target(state: State, p: Player, card: dict[str, Any], kind: str, targ
                 return hit[0]
         names = ", ".join(state.content.name(o) for o in options) or _("none")
         raise RuleError(
-            _("{card} may replay one of: {options}").format(card=card["name"], options=names)
+            _("{card} may replay one of: {options} (never a Power Action)").format(
+                card=card["name"], options=names)
         )
     if target in options:
         return target
@@ -1058,7 +1062,8 @@ def _check_target(state: State, p: Player, card: dict[str, Any], kind: str, targ
         if isinstance(target, str) and target in state.content.linchpins:
             raise RuleError(
                 _may_flip(state, p, target)
-                or _("{card} cannot flip {event}").format(card=name, event=target)
+                or _("{card} cannot flip {event}: it flips one of {options}").format(
+                    card=name, event=target, options=", ".join(options) or _("none"))
             )
         raise RuleError(
             _("{card} flips one of: {options}").format(card=name, options=", ".join(options))
@@ -1332,6 +1337,9 @@ def _do_reveal(state: State, action: Action, effects: list[Effect]) -> None:
 
 
 def _do_claim(state: State, action: Action, effects: list[Effect]) -> None:
+    if _head(state) is not None and _head(state)["step"] != "claim" and state.phase != "over":
+        raise RuleError(_("cannot claim victory now: claims come only after the clock is turned "
+                          "over at B-1 ({why})").format(why=_waiting(state)))
     head = _need_step(state, "claim", what=_("claim victory"))
     p = _who(state, action, head["player"])
     ident = action.get("id")

@@ -270,7 +270,7 @@ def test_time_machine_fine_print_only_never_and_needs():
     state = make_table(hands={"Ana": ["tm-no-b1", "tm-a2-only", "tm-plutonium"]})
     with pytest.raises(RuleError, match="Tm No B1 cannot flip B-1"):
         tl.apply(state, play("Ana", "tm-no-b1", event="B-1"))
-    with pytest.raises(RuleError, match="Tm A2 Only cannot flip A-3"):
+    with pytest.raises(RuleError, match="Tm A2 Only cannot flip A-3: it flips one of A-2$"):
         tl.apply(state, play("Ana", "tm-a2-only", event="A-3"))
     with pytest.raises(RuleError, match="Tm Plutonium needs Plutonium in front of you"):
         tl.apply(state, play("Ana", "tm-plutonium"))
@@ -425,12 +425,28 @@ def test_on_your_own_turn_a_power_action_is_one_of_your_plays():
     state, effects = do(state, play("Ana", "insight"))
     assert "Ana plays Insight (Power Action)" in texts(effects) and state.plays == 0
 
+
+def test_refusals_name_the_true_reason_and_what_to_do():
+    state = make_table(hands={"Ana": ["memo"], "Ben": ["insight"]})
+    with pytest.raises(RuleError, match="claims come only after the clock is turned over at B-1"):
+        tl.apply(state, {"type": "claim", "player": "Ana", "id": "verne"})
+    with pytest.raises(RuleError, match="Memo is played against a card being played, never as "
+                                        "your play"):
+        tl.apply(state, play("Ana", "memo"))
+    with pytest.raises(RuleError, match="Ana does not hold Insight: it is in another player's "
+                                        "hand"):
+        tl.apply(state, play("Ana", "insight"))  # the panel never says whose
+    data = tl.to_json(state)
+    data["players"][0]["hand"] = []
+    with pytest.raises(RuleError, match="Ana has no cards in hand: draw instead"):
+        tl.apply(tl.from_json(data), play("Ana", "tm", event="A-2"))
+
 def test_rewind_and_quick_trip_cannot_choose_power_actions():
     state = make_table(hands={"Ana": ["rewind", "quick-trip", "play-2"]})
     data = tl.to_json(state)
     data["discard"] = ["insight", "memo#3"]
     state = tl.from_json(data)
-    with pytest.raises(RuleError, match="there is no card it may replay"):
+    with pytest.raises(RuleError, match="there is no card it may replay \\(never a Power Action"):
         tl.apply(state, play("Ana", "rewind"))
     data["discard"] = ["insight", "tm#3"]
     state = tl.from_json(data)
@@ -586,8 +602,10 @@ def test_b1_stack_may_be_shortened_to_three_or_two():
         state = b1_table(options={"b1_cards": size})
         assert tl.view(state)["b1"]["left"] == size
         assert tl.clock_odds(state) == 1 / size
-    with pytest.raises(RuleError, match="b1_cards"):
+    with pytest.raises(RuleError, match="b1_cards is the size of the B-1 stack: a whole number "
+                                        "from 2 to 5"):
         b1_table(options={"b1_cards": 1})
+    assert tl.view(b1_table(options={"b1_cards": 4}))["b1"]["left"] == 4
     with pytest.raises(RuleError, match="unknown option"):
         b1_table(options={"b1": 3})
 
