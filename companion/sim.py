@@ -405,8 +405,8 @@ def run_demo(journal: Journal, players: int, seed: int, out: Path | None, live: 
         match = session.match
         if match is not None and match.actor() == TERMINAL:
             break
-        if not presses.pending and _quiet(table, tray):
-            bots.act()
+        if not presses.pending and _quiet(table, tray) and not table.announcing(clock()):
+            bots.act()  # a player waits for the announcements before answering the panel
         before = len(table.updates)
         t0 = time.perf_counter()
         table.step()

@@ -151,6 +151,11 @@ class Table:
             self._camera_step()
         for source in self.buttons:
             for press in source.poll():
+                if self.announcing(now):
+                    # The press would answer a question not on the panel yet: it brings the
+                    # question up now instead, and the next press answers it.
+                    self._skip_to_prompt()
+                    continue
                 self._safely(self.session.press, press)
         self._pump_display(now)
         if self._give_back:  # after the screen is updated, so that no player waits for it
@@ -295,6 +300,15 @@ class Table:
     def _queue_error(self, message: str, title: str | None = None) -> None:
         self.refused = message
         self.queue.extend(Shown(img, self.dwell_s * 1.5) for img in s.error(message, title))
+
+    def announcing(self, now: float) -> bool:
+        """Announcements (or a refusal) are on the panel or waiting for it, so the prompt the
+        buttons answer is not shown yet."""
+        return now < self.showing_until or any(item.seconds > 0.0 for item in self.queue)
+
+    def _skip_to_prompt(self) -> None:
+        self.queue = deque(item for item in self.queue if item.seconds == 0.0)
+        self.showing_until = 0.0
 
     def _pump_display(self, now: float) -> None:
         if now < self.showing_until or not self.queue:

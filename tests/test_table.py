@@ -159,6 +159,29 @@ def test_a_display_that_fails_never_stops_the_game():
     assert table.session.match is not None
 
 
+
+def test_a_press_during_the_announcements_brings_up_the_question_and_answers_nothing():
+    """A quick second CONFIRM must not answer a menu the panel does not show yet."""
+    from companion.sim import ScriptedPresses
+
+    session = Session(Journal(":memory:"), ["Ana", "Ben"], demo_pack, title="outatime")
+    presses, clock = ScriptedPresses(), Clock()
+    table = Table(session, buttons=[presses], display=DummyDisplay(), dwell_s=1.2, clock=clock)
+    table.boot()
+    run_steps(table, clock, 10)
+    assert session.prompt().title == "OUTATIME: PLAYERS" and not table.announcing(clock.now)
+    presses.press("confirm")  # starts the game: "NEW GAME" is announced for 1.2 s
+    run_steps(table, clock, 1, dt=0.1)
+    assert table.announcing(clock.now) and session.prompt().title == "ANA: ACTIVE CARD"
+    shown = table.frames_shown
+    presses.press("confirm")  # too quick: it brings the menu up and chooses nothing
+    run_steps(table, clock, 1, dt=0.1)
+    assert session.prompt().title == "ANA: ACTIVE CARD" and not table.announcing(clock.now)
+    assert table.frames_shown == shown + 1 and len(table.queue) == 1  # the menu, at once
+    presses.press("confirm")  # now it answers the menu on the panel
+    run_steps(table, clock, 1, dt=0.1)
+    assert session.prompt().title.startswith("ANA: ACTIVE 0.")
+
 def test_the_quiet_gate_passes_changes_and_skips_a_still_tray():
     gate = QuietGate()
     still = np.full((90, 160, 3), 100, np.uint8)
