@@ -204,6 +204,7 @@ class Session:
         self.last_error: str | None = None
         self.table: TitleTable | None = None
         self.match: Match | None = None
+        self._finished: Match | None = None  # the game that just ended: UNDO reopens it
         self.damaged: bool = False  # the damaged-journal menu waits for a choice
         self._choosing_players = False  # the players menu is up, chosen from the game menu
         self.write_error: JournalError | None = None  # the last action or new game: not recorded
@@ -264,6 +265,7 @@ class Session:
             return self._press_setup(name)
         if self.match.actor() == TERMINAL:
             if name in (CONFIRM, MENU):
+                self._finished = self.match  # until a new game starts, UNDO takes it back
                 self._set_match(None)  # a new game from the title menu
                 return self.update([])
             return self.refuse(self.not_now(name))
@@ -453,6 +455,7 @@ class Session:
                 self.write_error = exc
             return self.update([])
         self.menu = None
+        self._finished = None
         self._set_match(match)
         return self.update([{"kind": "setup",
                              "text": _("NEW GAME: {title}").format(title=facts.name)}])
@@ -526,8 +529,12 @@ class Session:
         if self.table is not None:
             self.table.reset()
         if self.match is None:
-            self.last_error = _("nothing to undo: no game is in play")
-            return self.update([])
+            finished = self._finished or self._last_finished()
+            if finished is None:
+                self.last_error = _("nothing to undo: no game is in play")
+                return self.update([])
+            self._finished, self._choosing_players = None, False
+            self._set_match(finished)  # the game that ended goes on without its last action
         try:
             action = self.match.undo()
         except JournalDamaged as exc:
@@ -543,6 +550,21 @@ class Session:
             return self.update([])
         text = _("UNDONE: {action}").format(action=self.table.describe(action))
         return Update([{"kind": "undo", "text": text}], self.prompt(), undone=action)
+
+    def _last_finished(self) -> Match | None:
+        """The journal's last game when it ended (a table restarted after the winning action):
+        UNDO reopens it. None when it is closed, another title than the table's, or unreadable."""
+        try:
+            games = self.journal.games()
+            last = games[-1] if games else None
+            if last is None or last["finished"] is None or last["id"] in self.journal.closed():
+                return None
+            match = Match(self.journal, last["id"])
+        except (JournalError, RuleError):
+            return None
+        if self.fixed_title is not None and match.setup["title"] != self.fixed_title:
+            return None
+        return match
 
     def _leave_empty_game(self) -> bool:
         """UNDO with no action in force: the game is closed (kept in the journal, never

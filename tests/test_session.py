@@ -399,3 +399,45 @@ def test_a_wrong_press_in_the_face_picker_and_the_title_menus_says_why(journal):
     update = session.press("end")
     assert update.error.startswith("END TURN: not now; pick the face")
     assert update.prompt.title == "DIE 1: WHICH FACE?"  # still picking
+
+
+def test_undo_after_the_game_ended_reopens_it_without_its_last_action(tmp_path):
+    """Everything recorded can be taken back: the winning action too, after CONFIRM left the
+    winner's screen and after a restart, until a new game starts."""
+    import random
+
+    from companion.bots import play
+
+    path = tmp_path / "journal.db"
+    journal = Journal(path)
+    session = Session(journal, ["Ana", "Ben"], lambda title: make_pack(), title="outatime")
+    pick(session, "2:")
+    match = session.match
+    moves = list(play(match.engine, match.state, random.Random(5)))
+    for action, _state, _effects in moves[:-1]:
+        match.push(action)
+    session.match.state = match.state
+    update = session.push([moves[-1][0]])
+    assert update.prompt.kind == "over" and journal.games()[-1]["finished"] is not None
+    press(session, "confirm")  # leaves the winner for the title's players menu
+    assert session.match is None and session.prompt().title.endswith("PLAYERS")
+    update = press(session, "undo")
+    assert update.effects[0]["text"].startswith("UNDONE:") and update.undone == moves[-1][0]
+    assert session.match.actor() != "terminal" and journal.games()[-1]["finished"] is None
+    assert len(journal.actions(session.match.game)) == len(moves) - 1
+    update = press(session, "redo")  # and it can be put back
+    assert update.prompt.kind == "over" and journal.games()[-1]["finished"] is not None
+    journal.close()
+
+    journal = Journal(path)  # the table restarted after the win: the game is not resumed
+    session = Session(journal, ["Ana", "Ben"], lambda title: make_pack(), title="outatime")
+    assert session.match is None
+    update = press(session, "undo")
+    assert update.undone == moves[-1][0] and session.match.actor() != "terminal"
+    press(session, "redo")
+    press(session, "confirm")
+    pick(session, "2:")  # a new game: UNDO no longer reaches the one before
+    update = press(session, "undo")
+    assert update.effects[0]["text"] == "UNDONE: NEW GAME" and session.match is None
+    assert press(session, "undo").error == "nothing to undo: no game is in play"
+    journal.close()
