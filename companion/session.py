@@ -252,6 +252,8 @@ class Session:
         faces = [UNKNOWN if f in (None, "") or set(str(f).split(":")) == {UNKNOWN} else str(f)
                  for f in faces]
         self.proposal = None
+        if faces:  # a new reading of dice replaces the face picker of the one before
+            self.unknown = None
         self.last_error = None
         return self.table.reading(faces)
 

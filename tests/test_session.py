@@ -441,3 +441,16 @@ def test_undo_after_the_game_ended_reopens_it_without_its_last_action(tmp_path):
     assert update.effects[0]["text"] == "UNDONE: NEW GAME" and session.match is None
     assert press(session, "undo").error == "nothing to undo: no game is in play"
     journal.close()
+
+
+def test_a_clear_reading_while_the_face_picker_is_up_replaces_it():
+    """The picker asked for die 3; the camera then reads it clearly: the roll proposed is the
+    camera's, never the picker's first offer for a die it no longer asks about."""
+    journal = Journal(":memory:")
+    session = set_up(journal)
+    update = session.dice(["flux", "2", "?", "88", "5", "5"])
+    assert update.prompt.title == "DIE 3: WHICH FACE?"
+    update = session.dice(["flux", "2", "3", "88", "5", "5"])
+    assert update.prompt.kind == "propose" and update.prompt.title == "ROLL: flux 2 3 88 5 5"
+    press(session, "confirm")
+    assert journal.actions(session.match.game)[-1]["dice"] == ["flux", "2", "3", "88", "5", "5"]
