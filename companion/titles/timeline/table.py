@@ -95,6 +95,13 @@ class TimelineTable(TitleTable):
             return self._choose("raise", True)
         if name == END and step == "play":
             # END TURN selects the second draw option; CONFIRM records it.
+            current = self.session.menu
+            if current is not None and current.labels and \
+                    current.selected == len(current.labels) - 1 and not self._chosen:
+                # pressed again: never silently nothing
+                self.session.last_error = _("END TURN: DRAW INSTEAD is selected; CONFIRM "
+                                            "draws instead of playing")
+                return self.session.update([])
             self.reset()
             self.session.menu = None
             menu = self.menu()

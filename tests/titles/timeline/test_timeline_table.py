@@ -212,6 +212,9 @@ def test_end_turn_selects_the_second_draw_option_and_confirm_records_it(journal)
     prompt = press(session, END).prompt
     assert prompt.title == "ANA: PLAY" and prompt.options[prompt.selected] == "DRAW INSTEAD"
     assert actions(session)[-1] == {"type": "draw", "player": "Ana"}  # nothing recorded yet
+    again = press(session, END)  # pressed again: it says what CONFIRM does, never nothing
+    assert again.error == "END TURN: DRAW INSTEAD is selected; CONFIRM draws instead of playing"
+    assert again.prompt.options[again.prompt.selected] == "DRAW INSTEAD"
     session.press(CONFIRM)
     assert actions(session)[-2:] == [{"type": "draw_instead", "player": "Ana"},
                                      {"type": "draw", "player": "Ana"}]
