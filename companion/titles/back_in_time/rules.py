@@ -1197,12 +1197,12 @@ def _escort(state: State, who: Any, effects: list[Effect]) -> None:
     if mv["escort"] == who:
         raise RuleError(_("{npc} is already with {player}").format(
             npc=data.npc_name(who), player=p.name))
-    if mv["escort"]:
-        raise RuleError(_("one at a time: drop {npc} first").format(
-            npc=data.npc_name(mv["escort"])))
     if state.npcs[who] != p.place:
         raise RuleError(_("{npc} is at {place}, not with {player}").format(
             npc=data.npc_name(who), place=_place(state, state.npcs[who]), player=p.name))
+    if mv["escort"]:
+        raise RuleError(_("one at a time: drop {npc} first").format(
+            npc=data.npc_name(mv["escort"])))
     mv["escort"] = who
     _effect(effects, "escort", _("{player} escorts {npc}").format(
         player=p.name, npc=data.npc_name(who).upper()), player=p.name, npc=who)
@@ -1247,6 +1247,12 @@ def _do_power(state: State, action: Action, effects: list[Effect]) -> None:
             player=p.name, place=_place(state, here)), player=p.name, place=here)
     elif p.character == "marty":
         options = _toward(c, state.npcs["lorraine"], p.place, npc=True)
+        if state.npcs["lorraine"] == p.place:
+            raise RuleError(_("Lorraine is already with Marty at {place}: THIS IS HEAVY has "
+                              "nothing to do").format(place=_place(state, p.place)))
+        if not options:
+            raise RuleError(_("Lorraine never enters Town Square: she is as near Marty as THIS "
+                              "IS HEAVY can bring her"))
         if to not in options:
             raise RuleError(_("THIS IS HEAVY moves Lorraine up to 2 spaces toward Marty, never "
                               "through Town Square: choose {places}").format(
@@ -1262,6 +1268,10 @@ def _do_power(state: State, action: Action, effects: list[Effect]) -> None:
         q = state.player(action.get("who"))
         if q is p:
             raise RuleError(_("FOLLOW ME moves another player's mover toward Jennifer"))
+        if q.place == p.place:
+            raise RuleError(_("{player} is already with Jennifer at {place}: FOLLOW ME moves "
+                              "a player who is elsewhere").format(
+                player=q.name, place=_place(state, p.place)))
         options = _toward(c, q.place, p.place, npc=False)
         if to not in options:
             raise RuleError(_("FOLLOW ME moves {player} up to 2 spaces toward Jennifer: choose "
@@ -1352,9 +1362,12 @@ def _do_challenge(state: State, action: Action, effects: list[Effect]) -> None:
                 card=_card_name(entry), name=data.character_name(entry["character"]),
                 place=_place(state, here)))
     else:
+        if state.trouble is None:
+            raise RuleError(_("no Trouble card is out: choose another challenge"))
         target = action.get("card", state.trouble)
-        if state.trouble is None or target != state.trouble:
-            raise RuleError(_("no such Trouble card is out (only one is ever active)"))
+        if target != state.trouble:
+            raise RuleError(_("the Trouble card out is {out}, not {card}").format(
+                out=state.trouble, card=target))
         entry = c.trouble[target]
         if entry["place"] != here:
             raise RuleError(_("Trouble {card} is at {place}").format(
@@ -1422,6 +1435,9 @@ def _do_add(state: State, action: Action, effects: list[Effect]) -> None:
 
 
 def _do_cancel(state: State, action: Action, effects: list[Effect]) -> None:
+    if state.challenge is not None and state.challenge["stage"] == "roll":
+        raise RuleError(_("too late to call off: READY was pressed; roll the dice and enter "
+                          "them (or UNDO READY)"))
     ch = _need_stage(state, ("dice",), _("cancel"))
     for d in ch["dice"]:
         q = state.player(d["player"])
@@ -1833,7 +1849,7 @@ def view(state: State, observer: str | None = None) -> dict[str, Any]:
         "delorean": {"space": state.delorean, "place": delorean_place(state),
                      "track": len(c.track), "ready": state.delorean in c.ready,
                      "limit": delorean_limit(state)},
-        "parts": {part: ("doc_house" if part in state.parts else c.part_place[part])
+        "parts": {part: (c.role["doc_house"] if part in state.parts else c.part_place[part])
                   for part in PARTS},
         "npcs": dict(state.npcs or {}) if started else None,
         "places": dict(c.names),

@@ -120,6 +120,11 @@ def test_prepare_delorean_takes_the_part_with_its_knowledge_cost_to_doc_house():
     assert "FLIP the Cable tile and put it at Doc's House" in texts(effects)
     with pytest.raises(RuleError, match="already at Doc's House"):
         rules.apply(state, challenge("part", part="cable"))
+    # the view names places by id, a Part at Doc's House too (not by its role, doc_house)
+    view = rules.view(state)
+    assert view["parts"] == {"cable": "doc-house", "gasoline": "south-shops",
+                             "hook": "clock-tower"}
+    assert all(place in view["places"] for place in view["parts"].values())
 
 
 def test_opportunity_success_gives_the_reward_and_a_new_card_replaces_it():
@@ -164,6 +169,17 @@ def test_a_failed_trouble_stays_out_and_is_attempted_only_at_its_place():
     state, effects = run(state, RESOLVE)
     assert texts(effects) == ["FAILED"] and state.trouble == "tr1-2"
     assert challenge("trouble", card="tr1-2") in rules.legal_actions(state)
+
+
+def test_a_trouble_challenge_needs_the_trouble_card_that_is_out():
+    state = arrange(table(2), Ana="main-st-1")
+    assert state.trouble is None
+    with pytest.raises(RuleError, match="^no Trouble card is out: choose another challenge$"):
+        rules.apply(state, challenge("trouble"))
+    state = arrange(state, trouble="tr1-2")
+    with pytest.raises(RuleError, match="the Trouble card out is tr1-2, not tr1-3"):
+        rules.apply(state, challenge("trouble", card="tr1-3"))
+    assert play(state, challenge("trouble", card="tr1-2")).challenge["target"] == "tr1-2"
 
 
 def test_trouble_success_gives_the_reward_and_no_card_replaces_it():
@@ -213,10 +229,16 @@ def test_dice_come_from_face_up_tiles_at_most_two_per_colour_and_the_tiles_turn_
         rules.apply(state, {"type": "move", "tile": "marty-1"})
 
 
-def test_a_challenge_may_be_called_off_before_rolling_and_the_tiles_turn_back_up():
+def test_a_challenge_may_be_called_off_until_ready_and_the_tiles_turn_back_up():
     state = play(couple(), challenge("love"), add("marty-3"))
-    state = play(state, {"type": "cancel"})
-    assert state.challenge is None and state.player("Ana").down == []
+    called_off = play(state, {"type": "cancel"})
+    assert called_off.challenge is None and called_off.player("Ana").down == []
+    # once READY is pressed the dice are rolled: too late, and the message says what to do
+    state = play(state, READY)
+    assert {"type": "cancel"} not in rules.legal_actions(state)
+    with pytest.raises(RuleError, match=r"too late to call off: READY was pressed; roll the "
+                                        r"dice and enter them \(or UNDO READY\)"):
+        rules.apply(state, {"type": "cancel"})
 
 
 def test_the_roll_must_be_the_chosen_dice_with_faces_their_dice_have():

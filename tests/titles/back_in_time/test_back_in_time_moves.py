@@ -114,6 +114,13 @@ def test_escort_one_at_a_time():
     assert state.npcs == {"george": "elm-st", "lorraine": "maple-ave", "biff": "clock-tower"}
 
 
+def test_escorting_a_second_mover_who_is_elsewhere_says_where_they_are_first():
+    state = play(table(2), move("marty-3", path=["hill-valley-high", "elm-st", "george-house"]),
+                 {"type": "escort", "who": "george"})
+    with pytest.raises(RuleError, match="^Lorraine is at Lorraine's House, not with Ana$"):
+        rules.apply(state, {"type": "escort", "who": "lorraine"})
+
+
 def test_escort_needs_the_npc_at_the_players_place_and_a_move():
     state = table(2)
     with pytest.raises(RuleError, match="while moving"):
@@ -147,6 +154,27 @@ def test_marty_moves_lorraine_up_to_two_spaces_toward_him_never_through_town_squ
     state, effects = run(state, {"type": "power", "to": "hill-valley-high"})
     assert state.npcs["lorraine"] == "hill-valley-high"
     assert texts(effects) == ["THIS IS HEAVY! LORRAINE to Hill Valley High"]
+
+
+def test_a_power_whose_mover_is_already_there_says_so():
+    # Marty's power with Lorraine already at his place (as Doc's: "already at the DeLorean")
+    state = play(table(2), move("marty-3", path=["hill-valley-high", "oak-st", "lorraine-house"]))
+    assert not [a for a in rules.legal_actions(state) if a["type"] == "power"]
+    with pytest.raises(RuleError, match="^Lorraine is already with Marty at Lorraine's House: "
+                                        "THIS IS HEAVY has nothing to do$"):
+        rules.apply(state, {"type": "power", "to": "oak-st"})
+    # Marty in Town Square, Lorraine beside it: she never enters it, so she cannot come nearer
+    beside = arrange(table(2), Ana="town-square", lorraine="cedar-ln")
+    assert not [a for a in rules.legal_actions(beside) if a["type"] == "power"]
+    with pytest.raises(RuleError, match="Lorraine never enters Town Square: she is as near "
+                                        "Marty as THIS IS HEAVY can bring her"):
+        rules.apply(beside, {"type": "power", "to": "town-square"})
+    # Jennifer's power on a player already with her
+    state = table(2, characters=("jennifer", "marty"))
+    assert state.player("Ben").place == state.player("Ana").place == "town-square"
+    with pytest.raises(RuleError, match="^Ben is already with Jennifer at Town Square: "
+                                        "FOLLOW ME moves a player who is elsewhere$"):
+        rules.apply(state, {"type": "power", "who": "Ben", "to": "town-square"})
 
 
 def test_a_special_power_is_used_once_per_turn():
