@@ -41,7 +41,7 @@ def test_a_file_overlays_only_the_keys_it_names(tmp_path):
     ('[table]\ntitle = "chess"\n', ["[table] title", "menu"]),
     ("[display\ndriver = 1\n", ["not valid TOML"]),
     ('[display]\npanel = "2.42in"\n', ["[display] panel", "ssd1309-2.42", "WIDTHxHEIGHT@PITCH"]),
-    ('[display]\npanel = "64x16@0.4"\n', ["[display] panel", "96x32 to 512x256"]),
+    ('[display]\npanel = "64x16@0.4"\n', ["[display] panel", "96x64 to 512x256"]),
     ('[display]\ndriver = "ssd1322"\npanel = "ssd1309-2.42"\n',
      ["[display] panel = 'ssd1309-2.42' is 128x64", "ssd1322 drives 256x64",
       'panel = "ssd1322-3.12"']),

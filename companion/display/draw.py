@@ -98,9 +98,12 @@ def parse_panel(text: str) -> Panel:
     found = _CUSTOM.match(name)
     if found:
         width, height, pitch = int(found[1]), int(found[2]), float(found[3])
-        if not (96 <= width <= 512 and 32 <= height <= 256 and 0.05 <= pitch <= 2.0):
-            raise ValueError(_("{panel}: a panel from 96x32 to 512x256 pixels, 0.05-2 mm a "
-                               "pixel").format(panel=repr(text)))
+        # Every title's screens are drawn for 64 rows or more: a 128x32 strip cannot hold a
+        # map, a row of dice and their words, so it is refused here, not drawn broken.
+        if not (96 <= width <= 512 and 64 <= height <= 256 and 0.05 <= pitch <= 2.0):
+            raise ValueError(_("{panel}: a panel from 96x64 to 512x256 pixels, 0.05-2 mm a "
+                               "pixel (a 128x32 strip is too low for the screens: use a "
+                               "128x64 panel such as ssd1306-0.96)").format(panel=repr(text)))
         return Panel(width, height, pitch, f"{width}x{height}@{pitch:g}")
     raise ValueError(_("{panel}: write one of {names}, or {form} (e.g. {example}, mm a pixel)")
                      .format(panel=repr(text), names=", ".join(PANELS),
