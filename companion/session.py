@@ -217,6 +217,23 @@ class Session:
             self.last_error = str(exc)
         if notices and self.last_error is None:
             self.last_error = notices[0]  # a game set aside: said once, then the title menu
+        self._resumed = self.match is not None
+
+    def resumed(self) -> list[dict[str, Any]]:
+        """Once, at start: the game taken up again after a restart, and where it stands (the
+        players see that nothing confirmed was lost)."""
+        if not self._resumed or self.match is None:
+            return []
+        self._resumed = False
+        try:
+            actions = self.journal.actions(self.match.game)
+        except JournalError:
+            return []
+        where = _("game {game}, action {n}").format(game=self.match.game, n=len(actions))
+        if actions:
+            where = _("{where}; last: {action}").format(
+                where=where, action=self.table.describe(actions[-1]))
+        return [{"kind": "resumed", "text": where}]
 
     # ------------------------------------------------------------------ the title in play
 

@@ -130,7 +130,7 @@ class Table:
         self._show_now([Shown(s.boot(plate=plate) if plate else s.boot(), self.dwell_s)])
         if self.lights is not None:
             self.lights.steady()
-        self.handle(self.session.update([]))
+        self.handle(self.session.update(self.session.resumed()))
         self._notify("READY=1", "STATUS=table ready")  # for systemctl status: stays English
 
     def close(self) -> None:

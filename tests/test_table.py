@@ -297,3 +297,23 @@ def test_doctor_says_pass_or_fail_for_each_part_and_what_to_do(tmp_path, capsys,
     assert lines["display"].startswith("FAIL") and "i2c" in lines["display"].lower()
     assert "FAIL  light board" in out and "firmware/README.md" in out
     assert "PASS  state directory" in out
+
+
+def test_a_restarted_table_says_which_game_it_took_up_and_its_last_action(tmp_path):
+    from companion.sim import ScriptedPresses
+
+    path = tmp_path / "journal.db"
+    session = Session(Journal(path), ["Ana", "Ben"], demo_pack, title="outatime")
+    session.press("confirm")  # the players menu: a new game
+    while not session.journal.actions(session.match.game):  # the setup's first choices
+        session.press("confirm")
+    recorded = session.journal.actions(session.match.game)
+    session.journal.close()
+    again = Session(Journal(path), ["Ana", "Ben"], demo_pack, title="outatime")
+    table = Table(again, buttons=[ScriptedPresses()], display=DummyDisplay(), dwell_s=0.0,
+                  clock=Clock())
+    table.boot()
+    said = [e for update in table.updates for e in update.effects if e["kind"] == "resumed"]
+    assert len(said) == 1 and said[0]["text"] == (
+        f"game 1, action {len(recorded)}; last: {again.table.describe(recorded[-1])}")
+    assert again.resumed() == []  # said once
