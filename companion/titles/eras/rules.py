@@ -721,6 +721,17 @@ def _play_problem(state: State, card: str, era: str) -> str | None:
     return None
 
 
+def delorean_elsewhere(state: State, era: str, card: str | None = None) -> str:
+    """Why nothing is played into ``era`` while the DeLorean is elsewhere, and what to do:
+    ``card`` the card refused, or None for the table's menu (which offers a card with the
+    infinity mark in every era)."""
+    if card is None:
+        return _("the DeLorean is in {here}: move it to {era} first (only a card with the "
+                 "infinity mark goes into another era)").format(here=state.delorean, era=era)
+    return _("the DeLorean is in {here}: move it to {era} first, then play {card}").format(
+        here=state.delorean, era=era, card=card_name(state, card))
+
+
 def _power(state: State, p: Player) -> int:
     """The power ``p`` can pay (at most, while some cards are unseen)."""
     return sum(_values(state, p, "power")) + CLOCK_POWER * p.clocks
@@ -1056,10 +1067,26 @@ def _waiting(state: State, step: dict[str, Any] | None) -> str:
     return _("{player} must first take or refuse the extra card").format(player=player)
 
 
+def _unknown(state: State, card: Any) -> str | None:
+    """Why ``card`` names nothing in this game (None: a card, event or VP token has that id),
+    and where the ids are listed."""
+    if not isinstance(card, str) or card in state.cards or card in state.events or (
+            card in state.vps):
+        return None
+    demo = all(c.get("source") == "demo" for c in state.cards.values())
+    command = ("`companion cards list --title eras --demo`" if demo
+               else "`companion cards list --title eras`")
+    return _("no card {card} in this game; see {command}").format(card=repr(card),
+                                                                  command=command)
+
+
 def _not_held(state: State, p: Player, card: Any) -> str:
     """Why ``card`` cannot come out of ``p``'s hand."""
     if not isinstance(card, str):
         return _("card: one of the cards in {player}'s hand").format(player=p.name)
+    unknown = _unknown(state, card)
+    if unknown:
+        return unknown
     if p.unseen and card in state.cards:
         return _("{card} is {where}: it cannot be in {player}'s hand").format(
             card=card_name(state, card), where=where(state, card), player=p.name)
@@ -1470,8 +1497,7 @@ def _do_play(state: State, action: Action, effects: list[Effect]) -> None:
             raise RuleError(_("{card} can only be played into {era}").format(
                 card=card_name(state, card), era=c["era"]))
         if state.delorean != era:
-            raise RuleError(_("the DeLorean is in {here}: {card} is played in {era}").format(
-                here=state.delorean, card=card_name(state, card), era=era))
+            raise RuleError(delorean_elsewhere(state, era, card))
     why = _play_problem(state, card, era)
     if why:
         raise RuleError(why)
@@ -1557,6 +1583,10 @@ def _pay_refusal(state: State, p: Player, step: dict[str, Any], item: str) -> st
     if item == "free":
         if step["for"] == "move":  # the right reason, even for Marty's player
             return _("\"free\" pays a Marty card's time, never a trip's power")
+        if (p.role == "marty" and state.cards[step["card"]]["role"] == "marty"
+                and state.turn["marty"]):
+            return _("Marty's free card is already used this turn: pay the {due} time of "
+                     "{card}").format(due=step["due"], card=card_name(state, step["card"]))
         return _("only Marty's player pays no time, once a turn, for a Marty card")
     if not _holds(state, p, item):
         return _not_held(state, p, item)
@@ -1606,9 +1636,13 @@ def _do_ripple(state: State, action: Action, effects: list[Effect]) -> None:
     elif _holds(state, p, card):
         _take(state, p, card)
         p.ripple.append(card)
+    elif card in p.ripple:
+        raise RuleError(_("{card} is already under {player}'s ripple token: lay another card "
+                          "from the hand").format(card=card_name(state, card), player=p.name))
     else:
-        raise RuleError(_("card: one of the cards in {player}'s hand, to lay face down (or "
-                          "leave card out: nobody names it)").format(player=p.name))
+        raise RuleError(_unknown(state, card) or _(
+            "card: one of the cards in {player}'s hand, to lay face down (or leave card out: "
+            "nobody names it)").format(player=p.name))
     paid = step["paid"] + 1
     _effect(effects, "ripple", _("RIPPLE: {player} lays 1 card face down under the ripple "
                                  "token").format(player=p.name), player=p.name, count=1)
@@ -2108,7 +2142,10 @@ def view(state: State, observer: str | None = None) -> dict[str, Any]:
     players = []
     for p in state.players:
         s = score(state, p)
-        shown = over or state.phase == "tally" or p.name == observer
+        # Turned up at the end, each player's ripple cards count once added up (``tally``):
+        # until then they show as during play (None, the total without them).
+        counted = state.phase == "tally" and not (p.ripple_unseen and p.ripple_vp is None)
+        shown = over or counted or p.name == observer
         players.append({
             "name": p.name,
             "role": p.role,

@@ -251,8 +251,7 @@ class ErasTable(TitleTable):
     @staticmethod
     def _no_play(state: rules.State, p: rules.Player, era: str, here: bool) -> str:
         if not here:
-            return _("the DeLorean is in {here}: move it to {era} first (only a card with the "
-                     "infinity mark goes into another era)").format(here=state.delorean, era=era)
+            return rules.delorean_elsewhere(state, era)
         who = _("any character") if p.role == "jennifer" else rules.role_name(p.role)
         return _("{player} cannot hold a {era} card of {role}: every one is on the table "
                  "or in the discard pile").format(player=p.name, era=era, role=who)

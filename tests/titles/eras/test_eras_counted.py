@@ -166,12 +166,49 @@ def test_ripple_cards_nobody_named_are_turned_up_and_added_up_at_the_end():
     assert rules.legal_actions(state) == [{"type": "tally", "vp": v} for v in range(5)]
     with pytest.raises(RuleError, match="Ana's 2 ripple cards added up: 0 to 4"):
         rules.apply(state, {"type": "tally", "vp": 5})
-    assert rules.view(state)["players"][0]["score"]["ripple"] == 0  # turned up, not yet added
+    # turned up, not yet added: not counted yet, as during play
+    assert rules.view(state)["players"][0]["score"]["ripple"] is None
     state, effects = rules.apply(state, {"type": "tally", "vp": 4})
     assert rules.actor(state) == TERMINAL
     assert rules.score(state, state.player("Ana")) == {
         "tokens": 0, "cards": 2, "ripple": 4, "clocks": 0, "total": 6, "events": 0}
     assert "Ana: ripple cards 4 VP" in texts(effects) and rules.winners(state) == ["Ana"]
+
+
+def test_the_view_counts_ripple_cards_at_the_end_only_once_added_up():
+    """In the tally the ripple cards not yet added up show as during play (None, the total
+    without them); once added up, or when all of them were named, they count."""
+    d55 = char("d55", "doc", 1955, power=1, clocks=0, vp=1)
+    j55 = char("j55", "jennifer", 1955, power=1, clocks=1, vp=1)
+    y1 = char("y1", "biff", 2015, power=0, clocks=0, vp=1)
+    y2 = char("y2", "biff", 2015, power=0, clocks=0, vp=1)
+    players = ("Ana", "Ben", "Cy")
+    state = table(players, hands={"Ana": [M55, X1, X3], "Ben": [d55, P1, T2],
+                                  "Cy": [j55, y1, y2]}, delorean="1955",
+                  roles={"Ana": "marty", "Ben": "doc", "Cy": "jennifer"})
+    state = counted(state, "Ana", "Ben")  # Cy's cards named: a simulated hand
+    state = rules.from_json({**rules.to_json(state), "last_round": True})
+    for card in ("m55", "d55"):  # Ana's turn, then Ben's
+        state, _ = rules.apply(state, {"type": "play", "card": card, "era": "1955"})
+        for _ in range(2):
+            state, _ = rules.apply(state, {"type": "ripple"})
+        assert rules.view(state)["players"][0]["score"]["ripple"] is None  # during play
+        state, _ = rules.apply(state, {"type": "end"})
+        state, _ = rules.apply(state, {"type": "draw"})
+    state, _ = rules.apply(state, {"type": "play", "card": "j55", "era": "1955",
+                                   "ripple": ["y1", "y2"]})
+    state, _ = rules.apply(state, {"type": "end"})
+    state, _ = rules.apply(state, {"type": "draw"})
+    assert state.phase == "tally" and rules.actor(state) == "Ana"
+    ana, ben, cy = (p["score"] for p in rules.view(state)["players"])
+    assert (ana["ripple"], ana["total"]) == (None, 2)  # m55 only: not counted yet
+    assert (ben["ripple"], ben["total"]) == (None, 1)
+    assert (cy["ripple"], cy["total"]) == (2, 3)  # named, turned up: counted
+    state, _ = rules.apply(state, {"type": "tally", "vp": 4})
+    assert state.phase == "tally" and rules.actor(state) == "Ben"
+    ana, ben, _cy = (p["score"] for p in rules.view(state)["players"])
+    assert (ana["ripple"], ana["total"]) == (4, 6)  # added up: counted
+    assert (ben["ripple"], ben["total"]) == (None, 1)
 
 
 def test_an_unnamed_ripple_card_from_a_named_hand_forgets_which_cards_are_left():

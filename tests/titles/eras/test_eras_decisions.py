@@ -7,7 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from eras_table import char, filler, outcome, play, table, texts, types
+from eras_table import char, counted, filler, outcome, play, table, texts, types
 
 from companion.titles.api import CHANCE, TERMINAL, RuleError
 from companion.titles.eras import rules
@@ -90,10 +90,54 @@ def test_refusals_say_why():
         rules.apply(state, {"type": "end", "player": "Ben"})
     with pytest.raises(RuleError, match="unknown action type 'fly'"):
         rules.apply(state, {"type": "fly"})
-    with pytest.raises(RuleError, match="is not in Ana's hand"):
-        rules.apply(state, {"type": "play", "card": "nope"})
+    with pytest.raises(RuleError, match="f00 is not in Ana's hand"):
+        rules.apply(state, {"type": "play", "card": "f00"})  # a card of the game: in the deck
     with pytest.raises(RuleError, match="is not an era"):
         rules.apply(state, {"type": "move", "to": "1984"})
+
+
+def test_an_id_no_card_has_is_refused_as_no_such_card_with_where_the_ids_are():
+    d55 = char("d55", "doc", 1955, clocks=1)
+    named = table(hands={"Ana": [d55, T1, X1, X2]}, delorean="1955",
+                  roles={"Ana": "doc", "Ben": "marty"})
+    for state in (named, counted(named, "Ana")):  # at the table Ana's hand is a count
+        with pytest.raises(RuleError) as refused:
+            rules.apply(state, {"type": "play", "card": "nosuch", "era": "1955"})
+        assert str(refused.value) == (
+            "no card 'nosuch' in this game; see `companion cards list --title eras --demo`")
+        assert "hand" not in str(refused.value)
+        with pytest.raises(RuleError, match="no card 'nosuch' in this game"):
+            play(state, {"type": "play", "card": "d55", "pay": ["nosuch"]})
+        with pytest.raises(RuleError, match="no card 'nosuch' in this game"):
+            play(state, {"type": "play", "card": "d55", "pay": ["t1"], "ripple": ["nosuch"]})
+    # an event's id is an id of the game: still "not in the hand"
+    with pytest.raises(RuleError, match="e55a is not in Ana's hand"):
+        rules.apply(named, {"type": "play", "card": "e55a"})
+
+
+def test_a_pack_of_the_owner_names_the_command_without_demo():
+    pack = [{**c, "source": "owner"} for c in (char("d85", "doc", 1985, clocks=0), X1)]
+    deck = [{**c, "source": "owner"} for c in filler(20)]
+    state = table(hands={"Ana": pack}, roles={"Ana": "doc", "Ben": "marty"}, deck=deck)
+    assert {c["source"] for c in state.cards.values()} == {"owner"}
+    with pytest.raises(RuleError) as refused:
+        rules.apply(state, {"type": "play", "card": "nosuch"})
+    assert str(refused.value).endswith("see `companion cards list --title eras`")
+
+
+def test_a_ripple_card_named_twice_is_refused_as_already_under_the_token():
+    m55 = char("m55", "marty", 1955, clocks=0)
+    state = table(hands={"Ana": [m55, X1, X2]}, delorean="1955", roles=ROLES)
+    with pytest.raises(RuleError, match="x1 is already under Ana's ripple token"):
+        rules.apply(state, {"type": "play", "card": "m55", "ripple": ["x1", "x1"]})
+    state, _ = rules.apply(state, {"type": "play", "card": "m55"})
+    state, _ = rules.apply(state, {"type": "ripple", "card": "x1"})
+    with pytest.raises(RuleError) as refused:
+        rules.apply(state, {"type": "ripple", "card": "x1"})
+    assert str(refused.value) == (
+        "x1 is already under Ana's ripple token: lay another card from the hand")
+    state, _ = rules.apply(state, {"type": "ripple", "card": "x2"})
+    assert state.player("Ana").ripple == ["x1", "x2"]
 
 
 def test_event_uses_one_card_per_era_one_of_them_its_role():

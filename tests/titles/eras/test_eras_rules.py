@@ -217,7 +217,8 @@ def test_play_needs_the_delorean_in_the_cards_era():
     m55 = char("m55", "marty", 1955, clocks=0)
     state = table(hands={"Ana": [m55, X1, X2]}, roles={"Ana": "marty", "Ben": "doc"})
     assert "play" not in types(state)
-    with pytest.raises(RuleError, match="the DeLorean is in 1985: m55 is played in 1955"):
+    with pytest.raises(RuleError, match="the DeLorean is in 1985: move it to 1955 first, "
+                                        "then play m55"):
         rules.apply(state, {"type": "play", "card": "m55"})
     with pytest.raises(RuleError, match="m55 can only be played into 1955"):
         rules.apply(state, {"type": "play", "card": "m55", "era": "1985"})
@@ -445,6 +446,28 @@ def test_marty_plays_one_marty_card_without_time_but_pays_ripple():
     assert rules.legal_actions(state) == [{"type": "pay", "with": "t1"}]  # no second free card
     state, _ = play(state, {"type": "pay", "with": "t1"}, {"type": "ripple", "card": "x2"})
     assert board(state, "Ana")["1985"] == ["big", "small"]
+
+
+def test_marty_free_card_used_already_is_refused_with_the_time_to_pay():
+    first = char("first", "marty", "any", clocks=2)
+    second = char("second", "marty", 1985, clocks=1)
+    state = table(hands={"Ana": [first, second, T1, X1, X2]},
+                  roles={"Ana": "marty", "Ben": "doc"})
+    state, _ = rules.apply(state, {"type": "play", "card": "first", "era": "2015",
+                                   "pay": ["free"]})
+    with pytest.raises(RuleError) as refused:
+        rules.apply(state, {"type": "play", "card": "second", "era": "1985", "pay": ["free"]})
+    assert str(refused.value) == (
+        "Marty's free card is already used this turn: pay the 1 time of second")
+    state, _ = rules.apply(state, {"type": "play", "card": "second", "era": "1985"})
+    with pytest.raises(RuleError, match="free card is already used this turn: pay the 1 time"):
+        rules.apply(state, {"type": "pay", "with": "free"})
+    # another player's Marty card is still the other reason
+    dear = char("dear", "marty", 1985, clocks=2)  # Jennifer's first card: 1 time off
+    jen = table(hands={"Ana": [dear, T1, X1]}, roles={"Ana": "jennifer", "Ben": "doc"})
+    jen, _ = rules.apply(jen, {"type": "play", "card": "dear", "era": "1985"})
+    with pytest.raises(RuleError, match="only Marty's player pays no time"):
+        rules.apply(jen, {"type": "pay", "with": "free"})
 
 
 def test_doc_moves_once_free_then_pays():

@@ -12,9 +12,9 @@ from companion.content import demo_pack
 from companion.journal import Journal
 from companion.match import Match
 from companion.session import Session
-from companion.titles.api import CHANCE, TERMINAL
+from companion.titles.api import CHANCE, TERMINAL, RuleError
 from companion.titles.eras import bots, rules
-from companion.titles.eras.table import FLAT
+from companion.titles.eras.table import FLAT, ErasTable
 
 PACK = demo_pack("eras")
 EVENTS = [{"type": "reveal", "era": "1955", "event": "event-55-a"},
@@ -142,6 +142,27 @@ def test_a_refused_choice_says_why_and_records_nothing(journal):
     update = pick(session, "COMPLETE AN EVENT") and pick(session, "1955")
     assert update.error.startswith("event-55-a needs a card in every era of Ana's board")
     assert recorded(session) == before
+
+
+def test_the_play_menu_and_the_engine_give_the_same_fix_for_the_delorean(journal):
+    """An era away from the DeLorean: the menu's refusal and the engine's both say to move it
+    there first, in the engine's words (docs/titles/eras.md quotes them)."""
+    session = at(journal, EVENTS + deals("Ana", "Ben") + roles("doc", "marty"))
+    state = session.match.state
+    p = state.current
+    menu = ErasTable._no_play(state, p, "1955", here=False)
+    assert menu == rules.delorean_elsewhere(state, "1955")
+    assert menu.startswith("the DeLorean is in 1985: move it to 1955 first")
+    assert "infinity mark" in menu
+    state = rules.new_game(["Ana", "Ben"], {}, PACK)
+    for action in EVENTS + [{"type": "deal", "player": "Ana", "cards": [
+            "doc-55-2", "doc-15-1", "biff-85-2", "george-15-1", "lorraine-85-3"]},
+            {"type": "deal", "player": "Ben"}] + roles("doc", "marty"):
+        state, _ = rules.apply(state, action)
+    with pytest.raises(RuleError) as refused:
+        rules.apply(state, {"type": "play", "card": "doc-55-2", "era": "1955"})
+    assert str(refused.value) == (
+        "the DeLorean is in 1985: move it to 1955 first, then play doc-55-2")
 
 
 def test_only_payments_that_may_finish_the_cost_are_offered_in_steps(journal):
