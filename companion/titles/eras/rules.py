@@ -249,7 +249,7 @@ def validate_entry(entry: dict[str, Any]) -> dict[str, Any]:
         out["role"] = role_of(entry.get("role"))
         effect = entry.get("effect")
         if effect is not None:
-            if effect not in EFFECTS:
+            if not isinstance(effect, str) or effect not in EFFECTS:
                 raise ValueError(
                     _("effect {effect} is not a B side of the rulebook; known: {known}").format(
                         effect=repr(effect), known=", ".join(EFFECTS)

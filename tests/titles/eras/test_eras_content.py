@@ -104,6 +104,10 @@ def test_demo_b_sides_are_the_rulebooks_effects_of_their_era():
          ["draw-2-keep-1 is not one of the 1955 B sides", "draw-1"]),
         (entry(id="e", kind="event", era="1985", role="doc", effect="fly"),
          ["'fly' is not a B side of the rulebook"]),
+        (entry(id="e", kind="event", era="1955", role="doc") + 'effect = ["draw-1"]\n',
+         ["['draw-1'] is not a B side of the rulebook"]),  # a list: said, not a TypeError
+        (entry(id="e", kind="event", era="1955", role="doc") + 'effect = {a = 1}\n',
+         ["is not a B side of the rulebook"]),
         (character(cid="clock"), ["'clock' is a payment word"]),
         (character() + entry(id="c2", kind="vp", era="2015", value=2, colour="red"),
          ["'c2'", "unknown field(s) colour"]),
