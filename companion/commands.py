@@ -18,7 +18,9 @@ from companion.argtypes import game_number, positive_seconds
 from companion.cli import UserError
 from companion.content import (
     PackError,
+    PackWriteError,
     demo_pack,
+    editing_owner_pack,
     load_pack,
     owner_pack,
     pack_named,
@@ -363,11 +365,17 @@ def _owner_sections(title: str) -> dict[str, list[dict[str, Any]]]:
     return {name: [dict(e) for e in entries] for name, entries in pack.sections.items()}
 
 
-def _save(title: str, sections: dict[str, list[dict[str, Any]]]):
+def _save(title: str, sections: dict[str, list[dict[str, Any]]], nothing: str = ""):
+    """Save the owner's pack; a failure is told with ``nothing`` ("nothing was registered")."""
     try:
         return save_owner_pack(title, sections)
     except PackError as exc:
-        raise UserError(str(exc)) from exc
+        said = f"{exc}; {nothing}" if nothing else str(exc)
+        raise UserError(said) from exc
+
+
+def _nothing_registered() -> str:
+    return _("nothing was registered")
 
 
 def _section_of(content, given: dict[str, str]) -> str | None:
@@ -424,13 +432,14 @@ def cmd_cards_add(args) -> int:
     except ValueError as exc:
         raise UserError(_("{section} {id}: {reason}; nothing was registered").format(
             section=section, id=shorten(repr(args.id)), reason=shorten(str(exc)))) from exc
-    registered = _owner_sections(args.title)
-    entries = registered.setdefault(section, [])
-    if any(e["id"] == args.id for e in entries):
-        raise UserError(_("a card with id {id} is already registered; remove it first").format(
-            id=repr(args.id)))
-    entries.append(entry)
-    path = _save(args.title, registered)
+    with editing_owner_pack(args.title):  # another `cards` command waits: none is lost
+        registered = _owner_sections(args.title)
+        entries = registered.setdefault(section, [])
+        if any(e["id"] == args.id for e in entries):
+            raise UserError(_("a card with id {id} is already registered; remove it first")
+                            .format(id=repr(args.id)))
+        entries.append(entry)
+        path = _save(args.title, registered, _nothing_registered())
     shown = content.describe(section, content.SECTIONS[section](dict(entry))).strip()
     print(_("registered {id} ({entry}) in {path}").format(id=args.id, entry=shown, path=path))
     return 0
@@ -441,24 +450,25 @@ def cmd_cards_import(args) -> int:
         incoming = load_pack(args.file, args.title)
     except PackError as exc:
         raise UserError(str(exc)) from exc
-    registered = _owner_sections(args.title)
-    added = 0
-    for section, entries in incoming.sections.items():
-        mine = registered.setdefault(section, [])
-        for entry in entries:
-            clash = [i for i, e in enumerate(mine) if e["id"] == entry["id"]]
-            if clash and not args.replace:
-                raise UserError(
-                    _("{file}: {section} {id} is already registered; remove it first or import "
-                      "with --replace").format(file=args.file, section=section,
-                                               id=repr(entry["id"]))
-                )
-            if clash:
-                mine[clash[0]] = dict(entry)
-            else:
-                mine.append(dict(entry))
-            added += 1
-    path = _save(args.title, registered)
+    with editing_owner_pack(args.title):  # another `cards` command waits: none is lost
+        registered = _owner_sections(args.title)
+        added = 0
+        for section, entries in incoming.sections.items():
+            mine = registered.setdefault(section, [])
+            for entry in entries:
+                clash = [i for i, e in enumerate(mine) if e["id"] == entry["id"]]
+                if clash and not args.replace:
+                    raise UserError(
+                        _("{file}: {section} {id} is already registered; remove it first or "
+                          "import with --replace").format(file=args.file, section=section,
+                                                          id=repr(entry["id"]))
+                    )
+                if clash:
+                    mine[clash[0]] = dict(entry)
+                else:
+                    mine.append(dict(entry))
+                added += 1
+        path = _save(args.title, registered, _nothing_registered())
     print(ngettext("registered {count} entries from {file} in {path}",
                    "registered {count} entries from {file} in {path}", added).format(
         count=added, file=args.file, path=path))
@@ -466,18 +476,45 @@ def cmd_cards_import(args) -> int:
 
 
 def cmd_cards_remove(args) -> int:
-    registered = _owner_sections(args.title)
-    for section, entries in registered.items():
-        if args.section not in (None, section):
-            continue
-        kept = [e for e in entries if e["id"] != args.id]
-        if len(kept) != len(entries):
+    content = titles.get(args.title).content
+    with editing_owner_pack(args.title):  # another `cards` command waits: none is lost
+        registered = _owner_sections(args.title)
+        for section, entries in registered.items():
+            if args.section not in (None, section):
+                continue
+            kept = [e for e in entries if e["id"] != args.id]
+            if len(kept) == len(entries):
+                continue
+            what = f"{section} {args.id!r}"
+            users = _users_of(content, registered, section, args.id)
+            if len(users) == 1:  # told as what to remove first, not as a place the pack lacks
+                raise UserError(_("{entry} is used by {user}; remove {user} first; nothing was "
+                                  "removed").format(entry=what, user=shorten(users[0])))
+            if users:
+                raise UserError(_("{entry} is used by {users}; remove (or change) those first; "
+                                  "nothing was removed").format(
+                    entry=what, users=shorten(", ".join(users))))
             registered[section] = kept
-            _save(args.title, registered)
+            try:
+                save_owner_pack(args.title, registered)
+            except PackWriteError as exc:
+                raise UserError(_("{reason}; nothing was removed").format(reason=exc)) from exc
+            except PackError as exc:  # the rest needs it in a way no hook told
+                raise UserError(_("{entry} cannot be removed: the other entries need it "
+                                  "({reason}); nothing was removed").format(
+                    entry=what, reason=shorten(str(exc)))) from exc
             print(_("removed {id}").format(id=args.id))
             return 0
     raise UserError(_("no registered card {id}; see {command}").format(
         id=repr(args.id), command="`companion cards list`"))
+
+
+def _users_of(content, registered: dict[str, list[dict[str, Any]]], section: str,
+              entry_id: str) -> list[str]:
+    """The entries that use ``entry_id`` of ``section``, as the title tells them (a title
+    whose entries name each other has ``users_of``)."""
+    users_of = getattr(content, "users_of", None)
+    return list(users_of(registered, section, entry_id)) if users_of is not None else []
 
 
 # --------------------------------------------------------------------------- journal

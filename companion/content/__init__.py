@@ -20,8 +20,14 @@ entries live in ``<config dir>/cards/<title>.toml`` and are edited with ``compan
 
 from __future__ import annotations
 
+import contextlib
+import errno
+import fcntl
+import os
+import secrets
 import stat
 import tomllib
+from collections.abc import Iterator
 from importlib import resources
 from pathlib import Path
 from types import ModuleType
@@ -33,10 +39,17 @@ from companion.paths import config_dir
 from companion.replay import shorten
 
 SOURCES = ("rulebook", "owner", "demo")
+# The keys of a pack's own [pack] table; any other key is a typo (``titel``) and refused.
+HEADER_KEYS = ("title", "name", "source", "note")
 
 
 class PackError(ValueError):
     """A content pack that cannot be used; the message names the file, the entry and the fix."""
+
+
+class PackWriteError(PackError):
+    """The owner's pack could not be written (a full disk, no permission); the file as it was
+    before is kept and no temporary file is left behind."""
 
 
 class Pack:
@@ -96,6 +109,7 @@ def sections_of(title: str) -> dict[str, Any]:
 
 def parse_pack(text: str, where: str, title: str | None = None) -> Pack:
     """Parse and check a pack's TOML text; ``where`` names it in error messages."""
+    text = text.removeprefix("\ufeff")  # a byte-order mark (Notepad's UTF-8) is not text
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as exc:
@@ -107,6 +121,10 @@ def parse_pack(text: str, where: str, title: str | None = None) -> Pack:
     meta = data.get("pack", {})
     if not isinstance(meta, dict):
         raise PackError(_("{where}: [pack] must be a table").format(where=where))
+    typos = sorted(set(meta) - set(HEADER_KEYS))
+    if typos:
+        raise PackError(_("{where}: [pack] has unknown key(s) {keys}; known: {known}").format(
+            where=where, keys=shorten(", ".join(typos)), known=", ".join(HEADER_KEYS)))
     pack_title = meta.get("title", title)
     if title is not None and pack_title != title:
         raise PackError(_("{where}: pack is for title {title}, expected {expected}").format(
@@ -216,7 +234,7 @@ def load_pack(path: str | Path, title: str | None = None) -> Pack:
             raise PackError(_("{path}: {size} MB is more than a content pack holds (at most "
                               "{most} MB); check the path").format(
                 path=path, size=f"{info.st_size / 2**20:,.0f}", most=MAX_PACK_BYTES // 2**20))
-        text = path.read_text(encoding="utf-8")
+        text = _pack_text(path.read_bytes(), path)
     except FileNotFoundError as exc:
         raise PackError(_("{path}: no such content pack file").format(path=path)) from exc
     except (OSError, UnicodeDecodeError, ValueError) as exc:
@@ -225,6 +243,21 @@ def load_pack(path: str | Path, title: str | None = None) -> Pack:
         raise PackError(_("{path}: cannot read the pack ({reason})").format(
             path=path, reason=exc)) from exc
     return parse_pack(text, str(path), title)
+
+
+def _pack_text(raw: bytes, path: Path) -> str:
+    """A pack file's text: UTF-8, with or without a byte-order mark (Notepad writes one); other
+    bytes are refused naming the line (an editor shows lines, not byte offsets)."""
+    try:
+        return raw.decode("utf-8-sig")
+    except UnicodeDecodeError as exc:
+        done, start = bytes(exc.object), exc.start  # the bytes after any byte-order mark
+        line = done[:start].count(b"\n") + 1
+        begun = done.rfind(b"\n", 0, start) + 1
+        column = len(done[begun:start].decode("utf-8", "replace")) + 1
+        raise PackError(_("{path}: line {line}, column {column}: not UTF-8 text (byte "
+                          "{byte}); save the file as UTF-8 and try again").format(
+            path=path, line=line, column=column, byte=f"0x{done[start]:02x}")) from exc
 
 
 def demo_pack(title: str) -> Pack:
@@ -272,47 +305,123 @@ def owner_pack(title: str) -> Pack:
     return load_pack(path, title)
 
 
+_HELD: dict[str, int] = {}  # lock files this process holds, and how many times over
+
+
+@contextlib.contextmanager
+def editing_owner_pack(title: str) -> Iterator[Path]:
+    """Hold the owner's pack of ``title`` for a read-modify-write: another ``companion cards``
+    waits until this one has written its result (two at once would each write what they read,
+    and one's entries would be lost). An advisory lock (``flock``) on ``<title>.toml.lock``
+    beside the pack; the operating system lets it go when the process ends, however it ends.
+    Re-entrant within a process. Yields the pack's path."""
+    path = owner_pack_path(title)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    lock = str(path.with_name(path.name + ".lock"))
+    if lock in _HELD:
+        _HELD[lock] += 1
+        try:
+            yield path
+        finally:
+            _HELD[lock] -= 1
+        return
+    fd = os.open(lock, os.O_RDWR | os.O_CREAT | getattr(os, "O_CLOEXEC", 0), 0o666)
+    try:
+        fcntl.flock(fd, fcntl.LOCK_EX)
+        _HELD[lock] = 1
+        try:
+            yield path
+        finally:
+            del _HELD[lock]
+    finally:
+        os.close(fd)  # closing the file lets the lock go
+
+
 def save_owner_pack(title: str, cards: list[dict[str, Any]] | dict[str, list[dict[str, Any]]]
                     ) -> Path:
     """Write the owner's pack atomically (a crash never leaves half a file).
 
-    ``cards`` is the ``[[card]]`` list, or every section's entries by section name.
+    ``cards`` is the ``[[card]]`` list, or every section's entries by section name. A field
+    whose value is None (an optional field left out, as the validators fill it in) is not
+    written: TOML has no "nothing". A pack file that is a symbolic link is written through to
+    the file it points to. To change what was read, hold :func:`editing_owner_pack` across the
+    reading and the saving.
     """
     sections = cards if isinstance(cards, dict) else {"card": cards}
-    path = owner_pack_path(title)
-    path.parent.mkdir(parents=True, exist_ok=True)
-    meta = {"name": "owner's cards", **_kept_meta(path)}
-    lines = [
-        f"# Entries registered by the owner from their own box ({title}).",
-        "# Edit with `companion cards`; hand edits are checked when the file is loaded.",
-        "# `companion cards` writes this file anew: the pack's name and note are kept, comments",
-        "# are not.",
-        "",
-        "[pack]",
-        f'title = "{title}"',
-        *(f"{key} = {toml_text.quoted(value)}" for key, value in meta.items()),
-        'source = "owner"',
-        "",
-    ]
-    for section, entries in sections.items():
-        for entry in entries:
-            lines.append(f"[[{section}]]")
-            for key, value in entry.items():
-                lines.append(f"{toml_text.key(key)} = {_toml_value(value)}")
-            lines.append("")
-    text = "\n".join(lines)
-    parse_pack(text, str(path), title)  # never write a file that would not load back
-    tmp = path.with_suffix(".toml.tmp")
-    tmp.write_text(text, encoding="utf-8")
-    tmp.replace(path)
+    with editing_owner_pack(title) as path:
+        meta = {"name": "owner's cards", **_kept_meta(path)}
+        lines = [
+            f"# Entries registered by the owner from their own box ({title}).",
+            "# Edit with `companion cards`; hand edits are checked when the file is loaded.",
+            "# `companion cards` writes this file anew: the pack's name and note are kept, "
+            "comments",
+            "# are not.",
+            "",
+            "[pack]",
+            f'title = "{title}"',
+            *(f"{key} = {toml_text.quoted(value)}" for key, value in meta.items()),
+            'source = "owner"',
+            "",
+        ]
+        for section, entries in sections.items():
+            for entry in entries:
+                lines.append(f"[[{section}]]")
+                for key, value in entry.items():
+                    if value is not None:
+                        lines.append(f"{toml_text.key(key)} = {_toml_value(value)}")
+                lines.append("")
+        text = "\n".join(lines)
+        parse_pack(text, str(path), title)  # never write a file that would not load back
+        _write_atomically(path, text.encode("utf-8"))
     return path
+
+
+def _write_atomically(path: Path, data: bytes) -> None:
+    """``data`` as the file ``path`` (through a symbolic link, to its target): written to a
+    temporary file of its own beside it, flushed to the disk, then renamed over the old file.
+    A failure (a full disk) leaves the old file as it was and no temporary file behind."""
+    target = Path(os.path.realpath(path))
+    try:
+        mode = stat.S_IMODE(target.stat().st_mode)
+    except OSError:
+        mode = None  # a new file: the umask's permissions
+    tmp = target.with_name(f"{target.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
+    try:
+        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0),
+                     0o666)
+        try:
+            if mode is not None:
+                os.fchmod(fd, mode)
+            view = memoryview(data)
+            while view:
+                view = view[os.write(fd, view):]
+            os.fsync(fd)
+        finally:
+            os.close(fd)
+        os.replace(tmp, target)
+    except OSError as exc:
+        with contextlib.suppress(OSError):
+            tmp.unlink()
+        reason = exc.strerror or str(exc)
+        if exc.errno in (errno.ENOSPC, errno.EDQUOT):
+            reason = _("{reason}: the disk is full").format(reason=reason)
+        where = f"{path} -> {target}" if path.is_symlink() else str(path)
+        raise PackWriteError(_("{path}: cannot write the owner's pack ({reason}); the entries "
+                               "registered before are kept as they were").format(
+            path=where, reason=reason)) from exc
+    with contextlib.suppress(OSError):  # the rename itself, on the disk (best effort)
+        dir_fd = os.open(target.parent, os.O_RDONLY)
+        try:
+            os.fsync(dir_fd)
+        finally:
+            os.close(dir_fd)
 
 
 def _kept_meta(path: Path) -> dict[str, str]:
     """The owner's own name and note of their pack file (typed by hand), kept when the file is
     written anew; nothing when it is missing or unreadable (it is then checked on loading)."""
     try:
-        meta = tomllib.loads(path.read_text(encoding="utf-8")).get("pack", {})
+        meta = tomllib.loads(path.read_text(encoding="utf-8-sig")).get("pack", {})
     except (OSError, UnicodeDecodeError, tomllib.TOMLDecodeError, RecursionError):
         return {}
     if not isinstance(meta, dict):
@@ -328,6 +437,7 @@ def _toml_value(value: Any) -> str:
     if isinstance(value, (list, tuple)):
         return "[" + ", ".join(_toml_value(v) for v in value) + "]"
     if isinstance(value, dict):
-        pairs = (f"{toml_text.key(k)} = {_toml_value(v)}" for k, v in value.items())
+        pairs = (f"{toml_text.key(k)} = {_toml_value(v)}" for k, v in value.items()
+                 if v is not None)
         return "{" + ", ".join(pairs) + "}"
     return toml_text.quoted(value)

@@ -154,6 +154,49 @@ def describe(section: str, entry: dict[str, Any]) -> str:
     return line
 
 
+def users_of(sections: dict[str, list[dict[str, Any]]], section: str, entry_id: str
+             ) -> list[str]:
+    """The entries that name ``entry_id`` of ``section`` (a link or a card naming a place, a
+    card rewarding an item), as "link 'a~b'": ``companion cards remove`` refuses to remove an
+    entry still in use, and says which to remove first."""
+    users: list[tuple[str, str]] = []
+    if section == "place":
+        for link in sections.get("link", ()):
+            if entry_id in link.get("places", ()):
+                users.append(("link", link["id"]))
+        for track in sections.get("track", ()):
+            if entry_id in track.get("spaces", ()) or entry_id in track.get("ready", ()):
+                users.append(("track", track["id"]))
+        for name in ("opportunity", "trouble"):
+            for card in sections.get(name, ()):
+                if card.get("place") == entry_id:
+                    users.append((name, card["id"]))
+        for card in sections.get("movement", ()):
+            if any(_toward(move) == entry_id for move in card.get("moves", ())):
+                users.append(("movement", card["id"]))
+    elif section == "item":
+        for name in ("opportunity", "trouble"):
+            for card in sections.get(name, ()):
+                terms = [*card.get("reward", ()), *card.get("effect", ())]
+                if any(_item_of(term) == entry_id for term in terms):
+                    users.append((name, card["id"]))
+    return [f"{name} {user_id!r}" for name, user_id in users]
+
+
+def _toward(move: Any) -> str | None:
+    try:
+        return data.parse_move(move)[2]
+    except ValueError:
+        return None
+
+
+def _item_of(term: Any) -> str | None:
+    try:
+        return data.parse_term(term)[2]
+    except ValueError:
+        return None
+
+
 def check_pack(pack) -> None:
     """Refuse entries that contradict each other or the box (an incomplete pack is fine)."""
     data.check_consistent(data.sections_of(pack))
