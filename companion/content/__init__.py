@@ -24,7 +24,6 @@ import contextlib
 import errno
 import fcntl
 import os
-import secrets
 import stat
 import tomllib
 from collections.abc import Iterator
@@ -34,6 +33,7 @@ from types import ModuleType
 from typing import Any
 
 from companion import toml_text
+from companion.files import write_atomically
 from companion.i18n import _
 from companion.paths import config_dir
 from companion.replay import shorten
@@ -377,44 +377,17 @@ def save_owner_pack(title: str, cards: list[dict[str, Any]] | dict[str, list[dic
 
 
 def _write_atomically(path: Path, data: bytes) -> None:
-    """``data`` as the file ``path`` (through a symbolic link, to its target): written to a
-    temporary file of its own beside it, flushed to the disk, then renamed over the old file.
-    A failure (a full disk) leaves the old file as it was and no temporary file behind."""
-    target = Path(os.path.realpath(path))
+    """``write_atomically``, its failure told as the owner's pack not written."""
     try:
-        mode = stat.S_IMODE(target.stat().st_mode)
-    except OSError:
-        mode = None  # a new file: the umask's permissions
-    tmp = target.with_name(f"{target.name}.{os.getpid()}-{secrets.token_hex(4)}.tmp")
-    try:
-        fd = os.open(tmp, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_CLOEXEC", 0),
-                     0o666)
-        try:
-            if mode is not None:
-                os.fchmod(fd, mode)
-            view = memoryview(data)
-            while view:
-                view = view[os.write(fd, view):]
-            os.fsync(fd)
-        finally:
-            os.close(fd)
-        os.replace(tmp, target)
+        write_atomically(path, data)
     except OSError as exc:
-        with contextlib.suppress(OSError):
-            tmp.unlink()
         reason = exc.strerror or str(exc)
         if exc.errno in (errno.ENOSPC, errno.EDQUOT):
             reason = _("{reason}: the disk is full").format(reason=reason)
-        where = f"{path} -> {target}" if path.is_symlink() else str(path)
+        where = f"{path} -> {os.path.realpath(path)}" if path.is_symlink() else str(path)
         raise PackWriteError(_("{path}: cannot write the owner's pack ({reason}); the entries "
                                "registered before are kept as they were").format(
             path=where, reason=reason)) from exc
-    with contextlib.suppress(OSError):  # the rename itself, on the disk (best effort)
-        dir_fd = os.open(target.parent, os.O_RDONLY)
-        try:
-            os.fsync(dir_fd)
-        finally:
-            os.close(dir_fd)
 
 
 def _kept_meta(path: Path) -> dict[str, str]:

@@ -36,14 +36,14 @@ Format (version 2; version 1 files, without "head", are still read)::
 
 from __future__ import annotations
 
-import contextlib
 import json
-import os
 import re
 from dataclasses import dataclass, field
 from pathlib import Path
 
 import numpy as np
+
+from companion.files import write_atomically
 
 from .faces import FACE_SETS
 
@@ -110,15 +110,7 @@ class DiceProfile:
         path = Path(path)
         path.parent.mkdir(parents=True, exist_ok=True)
         text = json.dumps(self.to_json(), separators=(",", ":"))
-        tmp = path.with_name(path.name + ".tmp")
-        try:
-            tmp.write_text(text + "\n", encoding="utf-8")
-            os.replace(tmp, path)
-        except OSError as exc:
-            with contextlib.suppress(OSError):  # (a folder of that name stays)
-                tmp.unlink(missing_ok=True)
-            exc.filename = str(path)  # the profile the owner named, not the file beside it
-            raise
+        write_atomically(path, (text + "\n").encode("utf-8"))
 
     @classmethod
     def from_json(cls, data: object, where: str = "profile") -> DiceProfile:

@@ -152,19 +152,29 @@ def test_calibrate_dice_says_where_the_profile_cannot_go_before_the_capture(tmp_
         assert "--samples" in err and "a whole number from 1 to 1000" in err
 
 
-def test_a_profile_that_cannot_be_written_leaves_the_old_one_whole(tmp_path: Path) -> None:
+def test_a_profile_that_cannot_be_written_leaves_the_old_one_whole(tmp_path: Path,
+                                                                     monkeypatch) -> None:
+    import errno
+
+    from companion import files
     from companion.vision.profile import DiceProfile
 
     old = tmp_path / "mine.json"
     assert main(["calibrate", "dice", "--dice", "d6", "--camera", "synthetic:d6", "--yes",
                  "--samples", "1", "--out", str(old)]) == 0
     before = old.read_bytes()
-    (tmp_path / "mine.json.tmp").mkdir()  # the write beside it fails
     profile = DiceProfile.load(old)
+
+    def full_disk(fd, data):
+        raise OSError(errno.ENOSPC, "No space left on device")
+
+    monkeypatch.setattr(files.os, "write", full_disk)  # the write beside it fails
     with pytest.raises(OSError) as caught:
         profile.save(old)
+    monkeypatch.undo()
     assert caught.value.filename == str(old)
     assert old.read_bytes() == before and DiceProfile.load(old).dice == "d6"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["mine.json"]  # nothing left beside
 
 
 @pytest.mark.parametrize("args", [["read"], ["calibrate", "dice"]])
