@@ -57,6 +57,7 @@ FACES = (FLUX, "2", "3", "4", "5", EIGHTY_EIGHT)
 DICE = 6
 KINDS = ("0.2", "0.3", "0.4", "td")
 HAND = {"0.2": 1, "0.3": 2, "0.4": 1, "td": 1}  # the rulebook's deal per player
+CARDS_TO_WIN = 5  # every card dealt, completed
 TD = "td"
 
 facts = Facts(
@@ -560,6 +561,8 @@ def _start_play(state: State, effects: list[Effect]) -> None:
 
 
 def _do_roll(state: State, action: Action, effects: list[Effect]) -> None:
+    if state.phase in ("roll", "place"):  # a wrong player first: the reroll's reasons
+        _on_turn(state, action)  # are not theirs
     if state.phase == "place":  # rolling again implies the decision to reroll
         _do_reroll(state, {"type": "reroll"}, effects)
     _need_phase(state, "roll", what=N_("roll"))
@@ -675,6 +678,10 @@ def _why_not_numbers(state: State, p: Player, numbers: list[str], chain: list[st
     for c in chain:
         extra.remove(c)
     if need is None:
+        done = len(p.completed) + 1 + (p.next is not None)  # the dice cover every known card
+        if done >= CARDS_TO_WIN:
+            return _("{dice} complete {player}'s last card and win: lock those alone").format(
+                dice=faces_text(tuple(chain)), player=p.name)
         return _(
             "{player} completes a card with the first dice: lock those, choose the next "
             "Power card, then lock the rest"
@@ -752,7 +759,10 @@ def _do_reroll(state: State, action: Action, effects: list[Effect]) -> None:
     if why:
         raise RuleError(_(why))
     if state.free_dice == 0:
-        raise RuleError(_("no free dice to roll: DOUBLEBACK or END the turn"))
+        if _may_doubleback(state) is None:
+            raise RuleError(_("no free dice to roll: DOUBLEBACK or END the turn"))
+        raise RuleError(_("no free dice to roll: END the turn ({why})").format(
+            why=_(_may_doubleback(state))))
     state.phase = "roll"
     state.roll = ()
 
@@ -867,7 +877,7 @@ def _complete(state: State, p: Player, effects: list[Effect]) -> None:
         card=done,
         count=len(p.completed),
     )
-    if len(p.completed) == 5:
+    if len(p.completed) == CARDS_TO_WIN:
         state.winner = p.name
         state.phase = "over"
         state.pending = ()

@@ -197,8 +197,23 @@ def test_a_turn_action_naming_another_player_is_refused():
                    {**REROLL, "player": "Ben"}, {**DOUBLEBACK, "player": 7}):
         with pytest.raises(RuleError, match="it is Ana's turn, not"):
             play(state, action)
+    with pytest.raises(RuleError, match="it is Ana's turn, not Ben's"):  # not the reroll's
+        play(state, {**roll(2, 2, 2, 2, 2, 2), "player": "Ben"})  # reasons, which are Ana's
     state, _ = play(state, lock("flux", player="Ana"), {**END, "player": "Ana"})
     assert state.current.name == "Ben"
+
+
+def test_more_numbers_than_the_last_card_needs_says_those_dice_win():
+    state = make_table()
+    ana = state.player("Ana")
+    ana.completed = tuple(card_id("Ana", s) for s in ("02", "03a", "03b", "td"))
+    ana.active, ana.next, ana.hand = card_id("Ana", "04"), None, []  # 5 4 3 2 2 to win
+    state, _ = play(state, roll(5, 4, 3, 2, 2, 3))
+    with pytest.raises(RuleError, match="5 4 3 2 2 complete Ana's last card and win: lock "
+                                        "those alone"):
+        play(state, lock(5, 4, 3, 2, 2, 3))
+    state, effects = play(state, lock(5, 4, 3, 2, 2))
+    assert state.winner == "Ana" and "win" in kinds(effects)
 
 
 def test_setup_needs_two_to_six_players():
@@ -626,6 +641,9 @@ def test_doubleback_needs_a_number_die_to_take_back():
     assert state.free_dice == 0
     with pytest.raises(RuleError, match="no number dice"):
         play(state, DOUBLEBACK)
+    with pytest.raises(RuleError, match=r"no free dice to roll: END the turn \(no number dice "
+                                        r"on the DeLorean to take back\)$"):
+        play(state, REROLL)  # the hint never offers the doubleback refused just above
     state, _ = play(state, END)
     assert state.current.name == "Ben"
 
