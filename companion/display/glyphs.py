@@ -116,3 +116,19 @@ def bolt(p: Painter, x: int, y: int, h: int = 20, fill: int = 1) -> None:
     s = h / 20
     pts = [(6, 0), (12, 0), (8, 8), (13, 8), (3, 20), (6, 11), (1, 11)]
     p.draw.polygon([(x + round(px * s), y + round(py * s)) for px, py in pts], fill=fill)
+
+
+def ellipsis_width(height: int) -> int:
+    """The width ``ellipsis`` takes beside words whose capitals are ``height`` pixels."""
+    dot = max(2, height // 5)
+    return 3 * dot + 2 * dot + 2
+
+
+def ellipsis(p: Painter, x: int, baseline: int, height: int, fill: int = 1) -> int:
+    """Three dots on ``baseline`` (the bottom of the capitals beside them, ``height`` tall),
+    from ``x``: "more than is shown", drawn whatever the font has; returns their width."""
+    dot = max(2, height // 5)
+    for i in range(3):
+        left = x + 1 + i * 2 * dot
+        p.draw.rectangle((left, baseline - dot, left + dot - 1, baseline - 1), fill=fill)
+    return ellipsis_width(height)

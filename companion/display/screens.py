@@ -32,8 +32,10 @@ from companion.display.draw import (
     WIDTH,
     Painter,
     cap_height,
+    cap_top,
     fit_size,
     fits,
+    font,
     frame,
     line_height,
     panel,
@@ -536,17 +538,53 @@ def _bolt_width(height: int) -> int:
     return round(13 * height / 20) + 1
 
 
-def winner(name: str) -> Image.Image:
-    """The winner: the name and WINS! (a bolt on each side) as big as the main line of a
-    screen the whole table reads, and a cheer when there is room."""
+def new_game_hint() -> str:
+    """What to press on the winner screen (the session's "over" prompt says the same)."""
+    return _("CONFIRM: new game")
+
+
+def hint_line(p: Painter, hint: str) -> int:
+    """``hint`` (what to press now: "CONFIRM: new game") small at the bottom of the panel, in
+    the other words' size when it fits, else smaller (then it is small print for the player
+    at the buttons, outside the readability rule); returns the y above it (with a gap) where
+    the rest of the screen ends (the panel's height for no hint)."""
+    if not hint:
+        return p.height
     _main, other = rule_sizes()
+    text, size = fitted(hint, p.width - 2, other)
+    top = p.height - line_height(size)  # its descenders on the panel's last row
+    p.center(text, top, size)
+    if size < other and p.caps and p.caps[-1][0] == text:
+        # small print for the player at the buttons, not words the whole table reads: it
+        # stays on the panel (its box is kept) but is left out of the readability rule
+        p.caps.pop()
+    return top - 3
+
+
+def winner(name: str, hint: str | None = None) -> Image.Image:
+    """The winner: the name and WINS! (a bolt on each side) as big as the main line of a
+    screen the whole table reads, a cheer when there is room, and ``hint`` small at the
+    bottom: what to press now (default ``new_game_hint()``; "" for none).
+
+    A long name gets smaller letters or two lines before it is shortened."""
+    _main, other = rule_sizes()
+    hint = new_game_hint() if hint is None else hint
     with frame() as p:
-        width, height = p.width, p.height
-        name_size, names = _main_block(name.upper(), width - 4, height // 2, most=2)
+        width = p.width
+        room = hint_line(p, hint) - 2
         biggest = main_sizes()[0]
         bolt_h = cap_height(biggest) + 6
         inner = width - 2 * (_bolt_width(bolt_h) + 4)
-        wins, wins_size = fitted(_("WINS!"), inner, biggest, True)
+        for wins_at in main_sizes():  # WINS! smaller when that keeps the name as big
+            wins, wins_size = fitted(_("WINS!"), inner, wins_at, True)
+            name_room = room - cap_height(wins_size) - 3
+            name_size, names = _main_block(name.upper(), width - 4, name_room, most=2)
+            if name_size in main_sizes():
+                break
+        if name_size not in main_sizes():  # smaller letters: the name as written may fit
+            as_written = _main_block(name, width - 4, name_room, most=2)
+            if as_written[0] > name_size:
+                name_size, names = as_written
         # Translators: Doc Brown's line from the film; any short cheer does.
         cheer, cheer_size = fitted(_("1.21 GIGAWATTS!"), width - 2, other)
         gap = max(3, line_height(name_size) - cap_height(name_size))
@@ -555,9 +593,11 @@ def winner(name: str) -> Image.Image:
         def total() -> int:
             return sum(cap_height(s) for _t, s in blocks) + gap * (len(blocks) - 1)
 
-        if total() > height - 2:  # no room for the cheer: the name and WINS! say it all
+        if total() > room:  # no room for the cheer: the name and WINS! say it all
             blocks.pop()
-        y = max(1, (height - total()) // 2)
+        if total() > room:
+            gap = max(2, gap - (total() - room))
+        y = max(1, (room + 2 - total()) // 2)
         for i, (text, size) in enumerate(blocks):
             is_cheer = i == len(names) + 1
             p.center(text, y, size, bold=not is_cheer)
@@ -595,15 +635,21 @@ def menu(title: str, items: Sequence[str], selected: int = 0) -> Image.Image:
             y = top + row * row_h
             left, _tab, right = str(items[index]).partition(TAB)
             whole = f"{left}  {right}" if right else left
-            size = MEDIUM if fits(whole, width - 6, MEDIUM) else SMALL
+            size = next((z for z in MENU_SIZES if fits(whole, width - 6, z)), SMALL)
             if right:
                 right_w = text_width(right, size)
                 left = shorten(left, max(8, width - 6 - right_w - text_width("  ", size)), size)
                 p.text((4, y + (row_h - cap_height(size)) // 2), left, size)
                 p.right(right, width - 3, y + (row_h - cap_height(size)) // 2, size)
             else:
-                text = shorten(left, width - 6, size)
-                p.text((4, y + (row_h - cap_height(size)) // 2), text, size)
+                size, lines = _menu_lines(left, width - 6, row_h)
+                line_y = y + (row_h - cap_height(size)) // 2
+                if len(lines) > 1:  # the two lines' pixels in the middle of the row
+                    high, low = lines_ink(lines, size)
+                    line_y = y + (row_h - (low - high)) // 2 - high
+                for line in lines:
+                    p.text((4, line_y), line, size)
+                    line_y += line_height(size)
             if index == selected:
                 p.invert((0, y, width, y + row_h - 1))
         if n > visible:  # scroll bar
@@ -613,6 +659,40 @@ def menu(title: str, items: Sequence[str], selected: int = 0) -> Image.Image:
             ty = bar_top + (bar_h - thumb) * first // max(1, n - visible)
             p.draw.rectangle((width_all - 4, ty, width_all - 2, ty + thumb - 1), fill=1)
     return p.image
+
+
+MENU_SIZES = (MEDIUM, SMALL, 9, 8)  # a menu item's words, smaller only when they need it
+
+
+def ink(text: str, size: int, bold: bool = False) -> tuple[int, int]:
+    """(top, bottom) of the pixels ``text`` takes when drawn with its cap top at 0 (the box
+    ``Painter.text`` records): a mark above a capital (Ö) or a tall lowercase letter may be
+    above 0, descenders (g, y) reach below the capitals."""
+    box = font(size).getbbox(text, mode="1")
+    return int(box[1]) - cap_top(size), int(box[3]) - cap_top(size)
+
+
+def lines_ink(lines: Sequence[str], size: int) -> tuple[int, int]:
+    """(top, bottom) of ``lines`` drawn one under the other ``line_height(size)`` apart, the
+    first with its cap top at 0."""
+    tops = [ink(line, size)[0] + i * line_height(size) for i, line in enumerate(lines)]
+    bottoms = [ink(line, size)[1] + i * line_height(size) for i, line in enumerate(lines)]
+    return min(tops), max(bottoms)
+
+
+def _menu_lines(text: str, width: int, row_h: int) -> tuple[int, list[str]]:
+    """(size, lines) for a menu item in a row ``row_h`` pixels high: one line as big as fits,
+    else two lines (wrapped between words) at that size, else smaller; shortened visibly
+    ("Esmeral.") only when even the smallest two lines cannot hold it."""
+    for size in MENU_SIZES:
+        if fits(text, width, size):
+            return size, [text]
+        lines = wrap(text, width, size)
+        if len(lines) == 2 and not splits_words(text, width, size):
+            top, bottom = lines_ink(lines, size)
+            if bottom - top <= row_h - 2:  # a pixel clear of the row's edges
+                return size, lines
+    return SMALL, [shorten(text, width, SMALL)]
 
 
 def item_text(item: str) -> str:

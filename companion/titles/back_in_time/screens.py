@@ -63,7 +63,9 @@ def detail() -> int:
 
 
 def _main_lines(width: int, text: str) -> tuple[int, list[str]]:
-    """The big line on one line at the biggest size that fits, else wrapped at the smallest."""
+    """The big line on one line at the biggest size that fits, else wrapped at the smallest
+    (a word wider than the panel at that size, "OPPORTUNITY" at 128x64, is split with a
+    hyphen: smaller, it would not be read across the table)."""
     sizes = main_sizes()
     for size in sizes:
         if fits(text, width, size, True):
@@ -531,6 +533,33 @@ def over(view: dict[str, Any]) -> list[Image.Image]:
     return say(_("GAME LOST"), *_pieces(view.get("reason") or ""))
 
 
+def over_prompt(view: dict[str, Any], hint: str) -> Image.Image:
+    """The end as it stays up: won or lost (big), as much of why as fits, and ``hint`` (what
+    to press now: "CONFIRM: new game") small at the bottom."""
+    won = view.get("result") == "won"
+    main = _("YOU WIN!") if won else _("GAME LOST")
+    details = [_("back to 1985, all of you")] if won else _pieces(view.get("reason") or "")
+    small = detail()
+    with frame() as p:
+        bottom = shared.hint_line(p, hint)
+        width = p.width - 2 * MARGIN
+        size, mains = _main_lines(width, main)
+        mains = mains[:2]
+        lines: list[str] = []
+        for d in details:  # whole details, as many as fit above the hint
+            more = wrap(d, width, small)
+            need = _block(size, len(mains)) + GAP + _block(small, len(lines) + len(more)) + \
+                line_height(small) - cap_height(small) - 1
+            if need > bottom - MARGIN:
+                break
+            lines += more
+        block = _block(size, len(mains)) + (GAP + _block(small, len(lines)) if lines else 0)
+        y = max(MARGIN, (bottom - block) // 2)
+        y = p.lines(mains, y, size, bold=True) - line_height(size) + cap_height(size) + GAP
+        p.lines(lines, y, small)
+    return p.image
+
+
 def named_screens_for(view: dict[str, Any], effects: Sequence[Effect]
                       ) -> list[tuple[str, Image.Image]]:
     """The screens to show after ``effects``, named, in the order things happen; the last one
@@ -597,7 +626,7 @@ def prompt_screen(prompt, view: dict[str, Any], session) -> Image.Image | None:
             chosen[0].get("type") == "reroll" else []
         return rolled_menu(prompt.dice, prompt.options, prompt.selected, marks)
     if prompt.kind == "over":
-        return over(view)[0]
+        return over_prompt(view, prompt.lines[0] if prompt.lines else "")
     return None
 
 
@@ -703,6 +732,7 @@ def catalogue() -> list[tuple[str, Image.Image]]:
             f"{word('love')} {word(face)}" for face in ("love", "wild", "biff")], 1)),
     ]
     out += [(f"win_{i}", img) for i, img in enumerate(over({"result": "won"}))]
+    out.append(("win_prompt", over_prompt({"result": "won"}, _("CONFIRM: new game"))))
     out += [(f"lose_{i}", img) for i, img in enumerate(over({
         "result": "lost", "reason": "Love is not in the Heart Zone; the DeLorean is not in the "
                                     "Ready Zone"}))]
@@ -710,4 +740,4 @@ def catalogue() -> list[tuple[str, Image.Image]]:
 
 
 __all__ = ["LIGHT_EFFECTS", "TABLE_SCREENS", "catalogue", "die", "dice_row", "named_screens_for",
-           "prompt_screen", "roll", "roll_prompt", "say", "screens_for"]
+           "over_prompt", "prompt_screen", "roll", "roll_prompt", "say", "screens_for"]

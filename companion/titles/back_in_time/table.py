@@ -564,10 +564,12 @@ class BackInTimeTable(TitleTable):
             return _("END TURN")
         if kind == "move":
             if "tile" in action:
-                return _("{tile}: {n} SPACES").format(tile=action["tile"],
-                                                      n=c.tiles[action["tile"]]["move"])
+                n = c.tiles[action["tile"]]["move"]
+                return ngettext("{tile}: {n} SPACE", "{tile}: {n} SPACES", n).format(
+                    tile=action["tile"], n=n)
             item = c.items[action["item"]]
-            return _("{item}: {n} SPACES").format(item=item["name"], n=item["arg"])
+            return ngettext("{item}: {n} SPACE", "{item}: {n} SPACES", item["arg"]).format(
+                item=item["name"], n=item["arg"])
         if kind == "challenge":
             return self._challenge_label(action)
         if kind == "power":

@@ -42,6 +42,7 @@ from companion.display.screens import (
     menu,
     pages,
 )
+from companion.display.screens import ink as _ink
 from companion.i18n import _, ngettext
 from companion.titles.outatime.rules import FACES
 
@@ -72,15 +73,21 @@ def _ways(message: str, name: str) -> list[str]:
     return [message.format(player=name.upper()), message.format(player=name)]
 
 
-def _name_line(p, text: str, y: int, width: int, x0: int = 0) -> int:
-    """A name (or a short line) in bold, as big as the main line when it fits, else smaller
-    but never under the other words' size unless nothing else fits; returns its size."""
-    _main, other = rule_sizes()
+def _name_size(text: str, width: int) -> tuple[str, int]:
+    """(text, size) for ``_name_line``: as big as the main line when it fits, else smaller
+    but never under the other words' size unless nothing else fits; shortened visibly last."""
     sizes = [*main_sizes(), *[s for s in (18, 16, 15, 14, 12, 10, 9, 8) if s < main_sizes()[-1]]]
     size = next((s for s in sizes if fits(text, width, s, True)), None)
     if size is None:
         size = sizes[-1]
         text = shorten(text, width, size, True)
+    return text, size
+
+
+def _name_line(p, text: str, y: int, width: int, x0: int = 0) -> int:
+    """A name (or a short line) in bold, as big as the main line when it fits, else smaller
+    but never under the other words' size unless nothing else fits; returns its size."""
+    text, size = _name_size(text, width)
     p.center(text, y, size, bold=True, x0=x0, x1=x0 + width + 4)
     return size
 
@@ -105,15 +112,38 @@ def _need_die(p, x: int, y: int, size: int, need: Any, kind: str | None) -> None
     glyphs.die(p, x, y, str(need), size, label_size=other)
 
 
+def _row_name(name: str, room: int, band: int, sizes: Sequence[int], other: int
+              ) -> tuple[str, int, bool]:
+    """(name, size, bold) for a name in a players row: as big as fits ``room`` across and
+    ``band`` pixels from the top of its highest mark to the bottom of its lowest descender,
+    else the other words' size, else smaller; shortened visibly only when no size holds it."""
+    def tall(size: int, bold: bool) -> int:
+        top, bottom = _ink(name, size, bold)
+        return bottom - top
+
+    for size in sizes:
+        bold = size != other
+        if fits(name, room, size, bold) and tall(size, bold) <= band:
+            return name, size, bold
+    for size in (s for s in range(other - 1, 7, -1)):  # a tall font: smaller, still whole
+        if fits(name, room, size) and tall(size, False) <= band:
+            return name, size, False
+    size = next((s for s in range(other, 7, -1) if tall(s, False) <= band), 8)
+    return shorten(name, room, size), size, False
+
+
 def players(view: dict[str, Any]) -> list[Image.Image]:
     """The scoreboard, as many screens as the players take: each player's name, the cards
     completed ("2/5", as big as the main line) and the number needed next, drawn as a die
     showing it ("TD" for the Temporal Displacement card). The player whose turn it is is
     highlighted.
 
-    Names are as big as the main line where they fit, else as big as the other words, and
-    shortened visibly only when even that cannot hold them. The progress on each Active card
-    is on the table itself (the Next card covers the steps done).
+    Names are as big as the main line where they fit their row (across, and from the marks
+    above their capitals to their descenders: "Gypsy", "Jürgen"), else as big as the other
+    words, and shortened visibly only when even that cannot hold them; a row never reaches
+    into the next one and the highlight holds the whole name. The rows share the panel's
+    height, so fewer players get bigger rows. The progress on each Active card is on the
+    table itself (the Next card covers the steps done).
     """
     main, other = rule_sizes()
     big = main_sizes()[-1]
@@ -131,39 +161,51 @@ def players(view: dict[str, Any]) -> list[Image.Image]:
 
     # A tall panel whose rows leave a name too little room: the name above its score.
     two_lines = height >= 96 and not all(fits(r["name"], name_room(1), other) for r in rows)
+    name_h = 0  # two lines: the band the name is drawn in, above its score
     if two_lines:
-        row_h = cap_height(big) * 2 + 6
+        name_h = line_height(big) + 1
+        row_h = name_h + cap_height(big) + 4
     columns = 2 if (width >= 3 * height and len(rows) > height // row_h and all(
         fits(r["name"], name_room(2), other) for r in rows)) else 1
     col_w = width // columns
     per = max(1, height // row_h) * columns
     count = -(-len(rows) // per)
     per = -(-len(rows) // count)  # as even as the screens can be: 5 players are 3 + 2
+    sizes = [*main_sizes(), *[s for s in (18, 16, 15) if other < s < main_sizes()[-1]], other]
+    # the tallest a row gets: room for a name in the biggest letters with its descenders
+    tallest = max(row_h, _ink("Hgjy", main_sizes()[0], True)[1] + 3) if not two_lines \
+        else row_h
     out = []
     for page in range(count):
         chunk = rows[page * per:(page + 1) * per]
         with frame() as p:
             lines = -(-len(chunk) // columns)
-            y0 = max(0, (height - lines * row_h) // 2)
+            pitch = max(row_h, min(tallest, height // lines))  # rows share the spare height
+            y0 = max(0, (height - lines * pitch) // 2)
             for i, row in enumerate(chunk):
                 col, line = divmod(i, lines)
-                x, y = col * col_w, y0 + line * row_h
-                name = row["name"]
+                x, y = col * col_w, y0 + line * pitch
+                bottom = min(height, y + pitch)  # the row's pixels are y .. bottom - 1
                 room = col_w - 4 if two_lines else name_room(columns)
-                size = next((s for s in (*main_sizes(), other)
-                             if fits(name, room, s, s != other)), None)
-                if size is None:
-                    size = other
-                    name = shorten(name, room, other)
-                p.text((x + 2, y + 1 + cap_height(big) - cap_height(size)), name, size,
-                       bold=size != other)
-                score_y = y + 1 + (cap_height(big) + 4 if two_lines else 0)
+                # the name's pixels stay inside its band, one pixel clear of the row's edges
+                band_top, band_bottom = y + 1, (y + 1 + name_h if two_lines else bottom - 1)
+                name, size, bold = _row_name(row["name"], room, band_bottom - band_top, sizes,
+                                             other)
+                score_y = y + (pitch - cap_height(big)) // 2 if not two_lines else \
+                    band_bottom + 1
+                top, low = _ink(name, size, bold)
+                # on the score's baseline, moved up or down the pixels its marks need
+                name_y = (score_y if not two_lines else band_top) + cap_height(big) - \
+                    cap_height(size)
+                name_y = min(name_y, band_bottom - low)
+                name_y = max(name_y, band_top - top)
+                p.text((x + 2, name_y), name, size, bold=bold)
                 die_x = x + col_w - 3 - die
                 p.right(f"{row['cards_completed']}/5", x + col_w - 3 - need_w - 3, score_y,
                         big, bold=True)
                 _need_die(p, die_x, score_y, die, row.get("needs"), row.get("active_kind"))
                 if row["name"] == view.get("turn"):
-                    p.invert((x, y, x + col_w - 1, min(height - 1, y + row_h - 1)))
+                    p.invert((x, y, x + col_w - 1, bottom - 1))
         out.append(p.image)
     return out
 
@@ -228,6 +270,44 @@ def roll(
     return p.image
 
 
+def _dice_row(p, dice: Sequence[str], x: int, y: int, room: int, dsize: int, gap: int,
+              other: int) -> int:
+    """The dice side by side from ``x`` in ``room`` pixels across; returns the width they take
+    (``p`` None: only measure). Dice that do not fit are said after the ones shown, never as a
+    bare "+4" that reads like a gain: "… 4 more" when there is room for it and a die, else an
+    ellipsis alone after as many dice as fit."""
+    step = dsize + gap
+    if len(dice) * step - gap <= room:
+        shown, more = list(dice), ""
+    else:
+        dots = glyphs.ellipsis_width(cap_height(other))
+        shown, more = [], ""
+        for n in range(len(dice) - 1, 0, -1):  # as many dice as fit with "… 4 more"
+            words = ngettext("{count} more", "{count} more", len(dice) - n).format(
+                count=len(dice) - n)
+            if n * step + dots + 3 + text_width(words, other) <= room:
+                shown, more = list(dice[:n]), words
+                break
+        if not shown:  # no room for the words: an ellipsis after as many dice as fit
+            shown = list(dice[:max(1, (room - dots) // step)])
+    used = len(shown) * step
+    if len(shown) < len(dice):
+        used += glyphs.ellipsis_width(cap_height(other))
+        if more:
+            used += 3 + text_width(more, other)
+    if p is None:
+        return used
+    for i, face in enumerate(shown):
+        glyphs.die(p, x + i * step, y, face, dsize, label_size=other)
+    if len(shown) < len(dice):
+        text_y = y + (dsize - cap_height(other)) // 2
+        at = x + len(shown) * step
+        at += glyphs.ellipsis(p, at, text_y + cap_height(other), cap_height(other))
+        if more:
+            p.text((at + 3, text_y), more, other)
+    return used
+
+
 def lock(
     dice: Sequence[str],
     steps: int,
@@ -248,15 +328,8 @@ def lock(
                                    True)
         dsize, gap = max(cap_height(other) + 5, text_width("88", other) + 4, 15), 2
         label_w = text_width(label, label_size, True)
-        room = max(1, (width - label_w - 8) // (dsize + gap))
-        shown = list(dice[:room])
-        more = f"+{len(dice) - room}" if len(dice) > room else ""
-        if more:
-            room = max(1, (width - label_w - 8 - text_width(more, other) - 2) // (dsize + gap))
-            shown = list(dice[:room])
-            more = f"+{len(dice) - room}"
-        row_w = label_w + 6 + len(shown) * (dsize + gap) + (text_width(more, other) if more
-                                                             else 0)
+        row_w = label_w + 6 + _dice_row(None, dice, 0, 0, width - label_w - 8, dsize, gap,
+                                        other)
         # The name when it fits beside the steps in the main line's letters; else the steps.
         ways = [f"{player.upper()} +{steps}", f"{player} +{steps}"] if player else []
         main_text = next((w for w in ways if fits(w, width - 4, main_sizes()[-1], True)),
@@ -282,7 +355,12 @@ def lock(
         main_w = text_width(main_text, main_size, True)
         side = width >= 3 * height and row_w + 10 + main_w <= width
         row_h = max(dsize, cap_height(main_size) if side else 0)
-        main_h = 0 if side else cap_height(main_size)
+        # the main line's height down to its descenders ("Jennifer"), so nothing under it
+        # touches them
+        main_h = 0 if side else max(cap_height(main_size), _ink(main_text, main_size, True)[1])
+        under, under_size = _name_size(main_text, width - 4)
+        if not side and main_h:
+            main_h = max(cap_height(under_size), _ink(under, under_size, True)[1])
         gap_y = 3
         room = height - 2 - row_h - (gap_y + main_h if main_h else 0) - 3
         keep = max(0, (room - cap_height(other)) // line_height(other) + 1) if room > 0 else 0
@@ -301,12 +379,7 @@ def lock(
         block = row_h + (gap_y + main_h if main_h else 0) + text_h
         y = max(0, (height - block) // 2)
         p.text((2, y + (dsize - cap_height(label_size)) // 2), label, label_size, bold=True)
-        x = label_w + 6
-        for i, face in enumerate(shown):
-            glyphs.die(p, x + i * (dsize + gap), y, face, dsize, label_size=other)
-        if more:
-            p.text((x + len(shown) * (dsize + gap), y + (dsize - cap_height(other)) // 2), more,
-                   other)
+        _dice_row(p, dice, label_w + 6, y, width - label_w - 8, dsize, gap, other)
         if side:
             p.right(main_text, width - 2, y + (row_h - cap_height(main_size)) // 2, main_size,
                     bold=True)
@@ -665,6 +738,9 @@ def prompt_screen(prompt, view: dict[str, Any], session) -> Image.Image | None:
     """The screen for a prompt of OUTATIME's own kinds (None: the shared screen)."""
     if prompt.kind == "place":
         return menu(prompt.title, prompt.options, prompt.selected)
+    if prompt.kind == "over":  # the winner, and what to press now
+        return shared.winner(view.get("winner") or prompt.title,
+                             hint=prompt.lines[0] if prompt.lines else "")
     if prompt.kind == "roll":
         return turn(view.get("turn") or "", view.get("free_dice", 6),
                     bool(view.get("doubleback")))

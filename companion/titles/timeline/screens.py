@@ -22,7 +22,6 @@ from typing import Any
 
 from PIL import Image
 
-from companion.display import glyphs
 from companion.display import screens as shared
 from companion.display.draw import (
     Painter,
@@ -32,7 +31,6 @@ from companion.display.draw import (
     line_height,
     rule_sizes,
     shorten,
-    text_width,
     wrap,
 )
 from companion.display.screens import TooMuchText
@@ -458,28 +456,10 @@ def claim(player: str, character: str, wrong: Sequence[str]) -> list[Image.Image
                     top=who)
 
 
-def winner(name: str) -> Image.Image:
-    """The winner, with a bolt on each side (a long name is shortened visibly)."""
-    with frame() as p:
-        bolt_h = min(26, p.height - 8)
-        glyphs.bolt(p, EDGE, 4, bolt_h)
-        glyphs.bolt(p, p.width - 16, 4, bolt_h)
-        x0, x1 = 18, p.width - 18
-        text = name.upper()
-        sizes = main_sizes()
-        size = next((s for s in sizes if text_width(text, s, True) <= x1 - x0), sizes[-1])
-        text = shorten(text, x1 - x0, size, True)
-        wins = sizes[0]
-        space = GAP + 4
-        if cap_height(size) + space + cap_height(wins) + _descent(wins) > p.height - 2 * EDGE:
-            wins = sizes[-1]  # big letters on a low panel: both lines as small as the rule
-            space = max(2, p.height - 2 * EDGE - 2 * cap_height(wins) - _descent(wins))
-        block = cap_height(size) + space + cap_height(wins)
-        y = max(EDGE, (p.height - block - _descent(wins)) // 2)
-        p.center(text, y, size, bold=True, x0=x0, x1=x1)
-        word, wins = shared.fitted(_("WINS!"), p.width - 2 * EDGE, wins, True)
-        p.center(word, y + cap_height(size) + space, wins, bold=True)
-    return p.image
+def winner(name: str, hint: str | None = None) -> Image.Image:
+    """The winner, with a bolt on each side, and what to press now small at the bottom: the
+    shared winner screen (a long name gets smaller letters or two lines before it is cut)."""
+    return shared.winner(name, hint=hint)
 
 
 def status(view: dict[str, Any]) -> Image.Image:
@@ -665,7 +645,7 @@ def prompt_screen(prompt, view: dict[str, Any], session) -> Image.Image | None:
             return menu(prompt.title, prompt.options, prompt.selected)
         return window_screen(prompt.title, prompt.lines)
     if kind == "over" and view.get("winner"):
-        return winner(view["winner"])
+        return winner(view["winner"], hint=prompt.lines[0] if prompt.lines else None)
     if kind == "target" and session.match is not None:
         return target_picker(prompt.title, prompt.options, prompt.selected, session.match.state)
     if kind in ("reveal", "claim"):

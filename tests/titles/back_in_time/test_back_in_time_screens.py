@@ -164,3 +164,18 @@ def test_an_opportunity_won_is_announced_card_first_then_the_reward_to_draw():
     assert [(n, words([i])) for n, i in shown] == [
         ("result", ["SUCCESS!"]), ("discard", ["DISCARD", "Demo opportunity 1"]),
         ("draw", ["DRAW", "Ana: 1 Power Tile"])]
+
+
+def test_the_game_over_prompt_says_what_to_press():
+    from companion.session import Prompt
+
+    for view in ({"result": "won"}, {"result": "lost", "reason": "Love is not in the Heart "
+                                     "Zone; the DeLorean is not in the Ready Zone"}):
+        image = screens.prompt_screen(Prompt("over", "WINS!", ["CONFIRM: new game"]), view,
+                                      None)
+        boxes = text_boxes(image)
+        assert boxes[0][0] == "CONFIRM: new game" or "CONFIRM: new game" in words([image])
+        hint = dict(boxes)["CONFIRM: new game"]
+        assert all(box[3] <= hint[1] for text, box in boxes if text != "CONFIRM: new game")
+        for _text, (x0, y0, x1, y1) in boxes:
+            assert 0 <= x0 and 0 <= y0 and x1 <= image.width and y1 <= image.height

@@ -114,7 +114,7 @@ def test_the_turn_menu_holds_moves_challenges_and_powers_in_groups(journal):
     assert session.prompt().options == ["MOVE", "THIS IS HEAVY", "END TURN"]
     pick(session, "MOVE")
     assert session.prompt().options == ["marty-1: 3 SPACES", "marty-2: 2 SPACES",
-                                        "marty-3: 4 SPACES", "marty-4: 1 SPACES",
+                                        "marty-3: 4 SPACES", "marty-4: 1 SPACE",
                                         "marty-5: 2 SPACES"]
     pick(session, "marty-4")
     assert recorded(session)[-1] == {"type": "move", "tile": "marty-4"}

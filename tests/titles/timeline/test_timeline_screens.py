@@ -160,3 +160,15 @@ def test_every_prompt_of_a_game_has_its_screen():
         assert seen["window"] == ["MEMO?", "Tm on B-1", "clock: 20%", "CONFIRM: none"]
     finally:
         journal.close()
+
+
+def test_the_winner_keeps_a_long_name_whole_and_the_over_prompt_says_what_to_press():
+    from companion.session import Prompt
+
+    image = screens.winner("Esmeralda")
+    shown = [text for text, _box in text_boxes(image)]
+    assert "ESMERALDA" in shown or "Esmeralda" in shown, shown  # not "ESMERA."
+    assert not any(w.endswith(".") for w in shown)
+    over = screens.prompt_screen(Prompt("over", "Esmeralda WINS!", ["CONFIRM: new game"]),
+                                 {"winner": "Esmeralda"}, None)
+    assert "CONFIRM: new game" in [text for text, _box in text_boxes(over)]
