@@ -111,6 +111,11 @@ def arrow(p: Painter, cx: int, cy: int, direction: int, length: int = 24) -> Non
         d.polygon([(cx - half + head, cy - 6), (cx - half, cy), (cx - half + head, cy + 6)], fill=1)
 
 
+def bolt_width(h: int) -> int:
+    """The width ``bolt`` takes at height ``h`` (its tip reaches 13/20 of it across)."""
+    return round(13 * h / 20) + 1
+
+
 def bolt(p: Painter, x: int, y: int, h: int = 20, fill: int = 1) -> None:
     """A lightning bolt ``h`` pixels high, top-left at ``x, y``."""
     s = h / 20

@@ -534,10 +534,6 @@ def gains_pages(header: str, gains: Sequence[tuple[str, int]]) -> list[Image.Ima
     return out
 
 
-def _bolt_width(height: int) -> int:
-    return round(13 * height / 20) + 1
-
-
 def new_game_hint() -> str:
     """What to press on the winner screen (the session's "over" prompt says the same)."""
     return _("CONFIRM: new game")
@@ -561,22 +557,27 @@ def hint_line(p: Painter, hint: str) -> int:
     return top - 3
 
 
-def winner(name: str, hint: str | None = None) -> Image.Image:
-    """The winner: the name and WINS! (a bolt on each side) as big as the main line of a
-    screen the whole table reads, a cheer when there is room, and ``hint`` small at the
-    bottom: what to press now (default ``new_game_hint()``; "" for none).
+def winner(name: str, hint: str | None = None, wins: str | None = None,
+           cheer: str | None = None) -> Image.Image:
+    """The winner: the name and ``wins`` (WINS!, a bolt on each side) as big as the main line
+    of a screen the whole table reads, ``cheer`` (1.21 GIGAWATTS!, or a title's score) when
+    there is room, and ``hint`` small at the bottom: what to press now (default
+    ``new_game_hint()``; "" for none).
 
     A long name gets smaller letters or two lines before it is shortened."""
     _main, other = rule_sizes()
     hint = new_game_hint() if hint is None else hint
+    wins = _("WINS!") if wins is None else wins
+    # Translators: Doc Brown's line from the film; any short cheer does.
+    cheer = _("1.21 GIGAWATTS!") if cheer is None else cheer
     with frame() as p:
         width = p.width
         room = hint_line(p, hint) - 2
         biggest = main_sizes()[0]
         bolt_h = cap_height(biggest) + 6
-        inner = width - 2 * (_bolt_width(bolt_h) + 4)
+        inner = width - 2 * (glyphs.bolt_width(bolt_h) + 4)
         for wins_at in main_sizes():  # WINS! smaller when that keeps the name as big
-            wins, wins_size = fitted(_("WINS!"), inner, wins_at, True)
+            wins_text, wins_size = fitted(wins, inner, wins_at, True)
             name_room = room - cap_height(wins_size) - 3
             name_size, names = _main_block(name.upper(), width - 4, name_room, most=2)
             if name_size in main_sizes():
@@ -585,10 +586,10 @@ def winner(name: str, hint: str | None = None) -> Image.Image:
             as_written = _main_block(name, width - 4, name_room, most=2)
             if as_written[0] > name_size:
                 name_size, names = as_written
-        # Translators: Doc Brown's line from the film; any short cheer does.
-        cheer, cheer_size = fitted(_("1.21 GIGAWATTS!"), width - 2, other)
+        cheer_text, cheer_size = fitted(cheer, width - 2, other)
         gap = max(3, line_height(name_size) - cap_height(name_size))
-        blocks = [(line, name_size) for line in names] + [(wins, wins_size), (cheer, cheer_size)]
+        blocks = [(line, name_size) for line in names] + [(wins_text, wins_size),
+                                                          (cheer_text, cheer_size)]
 
         def total() -> int:
             return sum(cap_height(s) for _t, s in blocks) + gap * (len(blocks) - 1)
@@ -604,7 +605,7 @@ def winner(name: str, hint: str | None = None) -> Image.Image:
             if i == len(names):  # WINS!, between two bolts
                 bolt_y = y + (cap_height(size) - bolt_h) // 2
                 glyphs.bolt(p, 2, max(0, bolt_y), bolt_h)
-                glyphs.bolt(p, width - 2 - _bolt_width(bolt_h), max(0, bolt_y), bolt_h)
+                glyphs.bolt(p, width - 2 - glyphs.bolt_width(bolt_h), max(0, bolt_y), bolt_h)
             y += cap_height(size) + gap
     return p.image
 
@@ -727,7 +728,7 @@ def big_word(word: str, bolts: bool = True, invert: bool = False) -> Image.Image
         rule = biggest + main_sizes()
         size = None
         if bolts:
-            size = fit_size(word, width - 2 * (_bolt_width(bolt_h) + 3), rule)
+            size = fit_size(word, width - 2 * (glyphs.bolt_width(bolt_h) + 3), rule)
         if size is None:  # the word first: no bolts
             bolts = False
             size = fit_size(word, width - 4, rule + _below_rule(main_sizes()[-1]))
@@ -737,7 +738,7 @@ def big_word(word: str, bolts: bool = True, invert: bool = False) -> Image.Image
         if bolts:
             y = (height - bolt_h) // 2
             glyphs.bolt(p, 1, y, bolt_h, fill=fill)
-            glyphs.bolt(p, width - 2 - _bolt_width(bolt_h), y, bolt_h, fill=fill)
+            glyphs.bolt(p, width - 2 - glyphs.bolt_width(bolt_h), y, bolt_h, fill=fill)
     return p.image
 
 

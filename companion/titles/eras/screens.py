@@ -244,42 +244,14 @@ def moved(era: str) -> Image.Image:
     return p.image
 
 
-def winner(names: Sequence[str], total: int, tie_note: str = "") -> list[Image.Image]:
-    """The winner with a bolt on each side, or the winners of a shared victory; their total
-    (beside WIN! when the panel is too low for it under)."""
-    out = []
-    size, small = main_sizes()[-1], other()
-    with frame() as p:
-        step = line_height(size)
-        tail = _("{total} VP").format(total=total)
-        who = names[0].upper() if len(names) == 1 else ""
-        bolts = bool(who) and fits(who, p.width - 40, size, True)
-        if bolts:
-            lines = [who, _("WINS!")]
-        else:
-            names_line = " & ".join(n.upper() for n in names)
-            lines = [shorten(line, p.width - 4, size, True)
-                     for line in wrap(names_line, p.width - 4, size, True)[:2]]
-            lines.append(_("WIN!") if len(names) > 1 else _("WINS!"))
-        if len(lines) == 3 or 2 * step + cap_height(small) > p.height - 2:
-            lines[-1] = f"{lines[-1]} {tail}"  # no room for the total under the words
-        if len(lines) * step - (step - cap_height(size)) > p.height - 2:
-            # a low panel with big letters: the names on one line, shortened visibly
-            lines = [shorten(" & ".join(n.upper() for n in names), p.width - 4, size, True),
-                     lines[-1]]
-            bolts = bolts and fits(lines[0], p.width - 40, size, True)
-        under = len(lines) == 2 and not lines[-1].endswith(tail)
-        if bolts:
-            glyphs.bolt(p, 2, 6, min(26, p.height - 8))
-            glyphs.bolt(p, p.width - 16, 6, min(26, p.height - 8))
-        y = max(1, (p.height - len(lines) * step - (step if under else 0)) // 2 + 2)
-        for line in lines:
-            words, words_size = shared.fitted(line, p.width - 4, size, True)
-            p.center(words, y, words_size, bold=True)
-            y += step
-        if under:
-            p.center(tail, y, small)
-    out.append(p.image)
+def winner(names: Sequence[str], total: int, tie_note: str = "", hint: str = ""
+           ) -> list[Image.Image]:
+    """The winner with a bolt on each side, or the winners of a shared victory, every name
+    whole (smaller, or on two lines, before it is shortened); their total under WINS!, and
+    ``hint`` (what to press now) small at the bottom."""
+    out = [shared.winner(" & ".join(names), hint=hint,
+                         wins=_("WIN!") if len(names) > 1 else _("WINS!"),
+                         cheer=_("{total} VP").format(total=total))]
     if tie_note:
         out.extend(board(_("TIE"), "", [tie_note]))
     return out
@@ -489,7 +461,7 @@ def prompt_screen(prompt, view: dict[str, Any], session) -> Image.Image | None:
     """The final score stays up when the game is over; the menus are the shared ones."""
     if prompt.kind == "over" and view.get("winners"):
         best = max(row["score"]["total"] for row in view["players"])
-        return winner(view["winners"], best)[0]
+        return winner(view["winners"], best, hint=prompt.lines[0] if prompt.lines else "")[0]
     return None
 
 

@@ -161,3 +161,20 @@ def test_a_main_line_on_two_lines_with_nothing_below_is_one_screen():
     pages = screens.board("BIG DANCE NIGHT", "NEW 1955 EVENT", ["needs George"])
     assert [words(p) for p in pages] == [["NEW 1955 EVENT", "BIG DANCE", "NIGHT"],
                                          ["NEW 1955 EVENT", "BIG DANCE .", "needs George"]]
+
+
+def test_the_winner_keeps_every_name_and_its_bolts_on_the_panel_and_says_what_to_press():
+    for panel in (Panel(128, 64), Panel(256, 64), Panel(128, 128)):
+        with using(panel):
+            alone = screens.winner(["Marty"], 26)[0]
+            tie = screens.prompt_screen(
+                Prompt("over", "WIN!", ["CONFIRM: new game"]),
+                {"winners": ["Esmeralda", "Fitzgerald"],
+                 "players": [{"score": {"total": 26}}]}, None)
+        right_edge = [alone.getpixel((alone.width - 1, y)) for y in range(alone.height)]
+        assert not any(right_edge), panel  # the right bolt is whole, not cut by the edge
+        said = " ".join(text for text, _box in text_boxes(tie)).upper()
+        assert "ESMERALDA" in said and "FITZGERALD" in said, said  # no name lost to a tie
+        assert "CONFIRM: NEW GAME" in said
+        for _text, (x0, y0, x1, y1) in text_boxes(tie):
+            assert 0 <= x0 and 0 <= y0 and x1 <= tie.width and y1 <= tie.height
