@@ -699,6 +699,12 @@ def named_screens_for(
         elif kind == "win":
             out.append(("win", shared.winner(name)))
             return out
+        elif kind == "paradox_loss" and not any(x["kind"] == "paradox" for x in effects[:i]):
+            # the player to lose 1 chosen after the paradox (its screens are gone by now)
+            moved = e.get("moved", 0)
+            detail = f"-{moved}" if moved else _("at card start, no effect")
+            out.extend(("paradox_loss", img)
+                       for img in announce(_("PARADOX"), loud(name), detail))
         elif kind in ("advance", "paradox_loss"):
             continue  # on the lock screen / the paradox's last frame
         elif kind == "setup":

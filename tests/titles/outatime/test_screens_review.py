@@ -107,3 +107,16 @@ def test_the_game_over_prompt_says_what_to_press():
     hint = dict(text_boxes(image))["CONFIRM: new game"]
     assert all(hint[1] >= box[3] for text, box in text_boxes(image)
                if text != "CONFIRM: new game")  # small, at the bottom
+
+
+def test_the_player_chosen_to_lose_1_after_a_paradox_is_told_even_with_nothing_to_lose():
+    from companion.titles.outatime import rules
+    from titles.outatime.positions import lock, make_table, play, roll
+
+    state = make_table(("Ana", "Ben", "Cy"))
+    state, _ = play(state, roll("flux", "flux", 88, 88, 5, 5), lock("flux", "flux", 88, 88))
+    state, effects = play(state, {"type": "target", "player": "Ben"})
+    named = screens.named_screens_for(rules.view(state), effects)
+    assert [n for n, _img in named][:2] == ["paradox_loss", "players_0"]
+    said = " ".join(t for t, _box in text_boxes(named[0][1]))
+    assert "PARADOX" in said and "BEN" in said and "at card start, no effect" in said
