@@ -96,6 +96,7 @@ def main(argv: list[str] | None = None) -> int:
 # Errors whose message already says what is wrong, where and what to do. Their modules are
 # looked up only when a command loaded them (the camera's and the display's are heavy).
 SAID_AS_IS = (("companion.journal", "JournalError"),
+              ("companion.pins", "PinMapError"),
               ("companion.display.backends", "DisplayConfigError"),
               ("companion.vision.sources", "CameraUnavailable"))
 

@@ -23,6 +23,7 @@ DEFAULTS_TOML = """\
 title = "menu"            # "menu" (chosen at the table), or a title key (companion --help)
 players = ["Ana", "Ben", "Cy", "Dee"]   # seating order, first player first
 pack = "owner"            # "owner" (your registered cards), "demo", or a pack TOML path
+                          # (a relative path is read from this file's folder)
 language = ""             # "fr", "ja", ...: the words on the OLED and in messages; "" = the
                           # locale's (LANGUAGE/LANG), else English. COMPANION_LANG overrides it
 
@@ -93,6 +94,9 @@ RANGES = {
 
 
 MAX_CONFIG_BYTES = 1 << 20  # every key with a comment is 3 KB
+
+#: ``[table] pack`` values that name a pack rather than give its file.
+PACK_NAMES = ("owner", "demo")
 
 
 class ConfigError(ValueError):
@@ -195,11 +199,13 @@ def load(path: str | Path | None = None) -> dict[str, Any]:
         if explicit:
             raise ConfigError(_("{path}: no such config file").format(path=path))
         return config
-    if not path.is_file() or path.stat().st_size > MAX_CONFIG_BYTES:
+    if not path.is_file():
         raise ConfigError(_("{path}: not a config file (a config is a TOML text file of a few "
                             "KB); give the path of one").format(path=path))
     try:
-        user = tomllib.loads(path.read_text(encoding="utf-8"))
+        user = tomllib.loads(toml_text.read(path, MAX_CONFIG_BYTES))
+    except toml_text.TextFileError as exc:  # too big, or not UTF-8 (the line and column)
+        raise ConfigError(_("{path}: {reason}").format(path=path, reason=exc)) from exc
     except tomllib.TOMLDecodeError as exc:
         raise ConfigError(_("{path}: not valid TOML ({reason}); fix the syntax").format(
             path=path, reason=exc)) from exc
@@ -210,6 +216,9 @@ def load(path: str | Path | None = None) -> dict[str, Any]:
         raise ConfigError(_("{path}: cannot read ({reason})").format(path=path,
                                                                      reason=exc)) from exc
     merged = merge(config, user, str(path))
+    pack = merged["table"]["pack"]
+    merged["table"]["pack"] = pack_path(pack, path)
+    _check_pack(f"{path}: [table] pack = {shorten(repr(pack))}", pack, merged["table"]["pack"])
     display_panel(merged, str(path))  # a driver and a panel of different sizes: say so now
     if merged["camera"]["source"] == "files" and not merged["camera"]["path"]:
         raise ConfigError(_("{where}: [camera] source = \"files\" reads the images of "
@@ -220,6 +229,26 @@ def load(path: str | Path | None = None) -> dict[str, Any]:
         raise ConfigError(_("{where}: [table] players: each name once (the table tells players "
                             "apart by name)").format(where=path))
     return merged
+
+
+def pack_path(pack: str, config_file: Path) -> str:
+    """``[table] pack`` with a relative path made absolute: relative to the config file's
+    folder (``/etc/companion`` for the service, whatever its working directory), as a path in
+    a file is read everywhere else. "owner" and "demo" are names, not paths; write
+    ``"./owner"`` for a pack file of that name.
+
+    >>> pack_path("packs/mine.toml", Path("/etc/companion/config.toml"))
+    '/etc/companion/packs/mine.toml'
+    >>> pack_path("/srv/mine.toml", Path("config.toml")), pack_path("demo", Path("c.toml"))
+    ('/srv/mine.toml', 'demo')
+    """
+    if pack in PACK_NAMES or not pack.strip():
+        return pack
+    try:
+        given = Path(pack).expanduser()  # "~/packs/mine.toml": the companion user's home
+    except RuntimeError:  # "~nobody-known/...": no such home, read as written
+        given = Path(pack)
+    return str(config_file.absolute().parent / given)
 
 
 def merge(config: dict[str, Any], user: dict[str, Any], where: str) -> dict[str, Any]:
@@ -314,6 +343,8 @@ def check(section: str, key: str, value: Any, default: Any, where: str) -> Any:
         if choices and value not in choices:
             raise ConfigError(_("{setting}: must be one of {choices}").format(
                 setting=setting, choices=", ".join(choices)))
+        if (section, key) == ("table", "pack"):
+            _check_pack(setting, value)
         if section == "table" and key == "title":
             from companion.titles import keys
 
@@ -361,6 +392,26 @@ def _check_title_option(title: str, name: str, key: str, value: Any, default: An
     except RuleError as exc:
         raise ConfigError(_("{setting}: {reason}").format(setting=setting, reason=exc)) from None
     return value
+
+
+PACK_FIX = N_('write "owner" (your registered cards), "demo", or the path of a pack TOML file '
+              "(a relative path is read from the config file's folder)")
+
+
+def _check_pack(setting: str, value: str, resolved: str | None = None) -> None:
+    """``[table] pack``: a name ("owner", "demo") or the path of a pack TOML; an empty path, a
+    folder or a device can serve no title. ``resolved``: the path as :func:`pack_path` made it
+    (its file is looked at only then: a relative path is not the current directory's)."""
+    if not value.strip():
+        raise ConfigError(_("{setting}: empty; {fix}").format(setting=setting, fix=_(PACK_FIX)))
+    if resolved is None or value in PACK_NAMES:
+        return
+    kind = _kind(Path(resolved))
+    if kind == "bad":
+        raise ConfigError(_(BAD_PATH).format(path=setting))
+    if kind in ("dir", "other"):
+        raise ConfigError(_("{setting}: {path} is not a file (a folder, a device or a pipe); "
+                            "{fix}").format(setting=setting, path=resolved, fix=_(PACK_FIX)))
 
 
 def _check_font(setting: str, path: str) -> None:

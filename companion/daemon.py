@@ -225,6 +225,29 @@ def open_display(cfg: dict[str, Any], fallback: str | None = "dummy"):
         return open_backend({**spec, "backend": fallback})
 
 
+def uses_pin_map(cfg: dict[str, Any]) -> bool:
+    """Whether a part the config asks for is wired as the pin map says: a panel driver (its bus,
+    address or SPI pins) or the GPIO buttons."""
+    from companion.display.backends import PANELS
+
+    return cfg["display"]["driver"] in PANELS or cfg["buttons"]["backend"] == "gpiozero"
+
+
+def check_pin_map(cfg: dict[str, Any]) -> None:
+    """A pin map the config needs, read and checked before anything is opened: a mistake in it
+    is a configuration error, said like one (UserError: the message names the file, the key
+    and the fix; exit code 2, as for a bad config.toml)."""
+    from companion.cli import UserError
+    from companion.pins import PinMapError, load
+
+    if not uses_pin_map(cfg):
+        return
+    try:
+        load()
+    except PinMapError as exc:
+        raise UserError(str(exc)) from exc
+
+
 def open_buttons(cfg: dict[str, Any]):
     from companion.buttons import GpioButtons, KeyboardButtons, NoButtons
 
@@ -318,6 +341,7 @@ def cmd_run(args) -> int:
 
     use_font(cfg["display"]["font"])
     set_panel(configuration.display_panel(cfg))  # every screen is drawn for this panel
+    check_pin_map(cfg)  # the wiring is configuration too: a mistake stops here, said
     if args.journal and not Path(args.journal).parent.is_dir():
         raise UserError(_("--journal {path}: the folder {folder} does not exist; create it "
                           "first or give another path").format(

@@ -313,19 +313,28 @@ def write_problem(exc: BaseException, path: str | Path) -> JournalWriteError | N
         free = shutil.disk_usage(folder).free
     except OSError:
         free = None
-    if name in _FULL or code == errno.ENOSPC or "disk is full" in str(exc) or (
-            free is not None and free < 256 * 1024 and name.startswith(
-                ("SQLITE_IOERR", "SQLITE_CANTOPEN"))):
+    try:  # a card mounted read-only (or remounted so after an error) says so itself
+        mounted_ro = bool(os.statvfs(folder).f_flag & os.ST_RDONLY)
+    except (OSError, AttributeError):
+        mounted_ro = False
+    said_full = name in _FULL or code == errno.ENOSPC or "disk is full" in str(exc)
+    unwritable = [p for p in (where, folder) if p.exists() and not os.access(p, os.W_OK)]
+    # Read-only before the free-space guess below: a small read-only mount has little room
+    # left too, and "free some space" would send the owner the wrong way.
+    read_only = not said_full and (
+        name in _READ_ONLY or code in (errno.EROFS, errno.EACCES, errno.EPERM)
+        or ((unwritable or mounted_ro)
+            and name.startswith(("SQLITE_CANTOPEN", "SQLITE_IOERR", "SQLITE_READ"))))
+    if said_full or (not read_only and free is not None and free < 256 * 1024
+                     and name.startswith(("SQLITE_IOERR", "SQLITE_CANTOPEN"))):
         left = _("{kib} KB").format(kib=f"{free / 1024:,.0f}") if free is not None else "?"
         return JournalWriteError(_(
             "{journal}: the disk is full ({left} left in {folder}). Nothing recorded before is "
             "lost; what was being recorded now was not. Free some space (e.g. old demo-out "
             "frames, `sudo journalctl --vacuum-size=50M`), then try again.").format(
                 journal=path, left=left, folder=folder), "full")
-    unwritable = [p for p in (where, folder) if p.exists() and not os.access(p, os.W_OK)]
-    if name in _READ_ONLY or code in (errno.EROFS, errno.EACCES, errno.EPERM) or (
-            unwritable and name.startswith(("SQLITE_CANTOPEN", "SQLITE_IOERR", "SQLITE_READ"))):
-        which = unwritable[0] if unwritable else where
+    if read_only:
+        which = unwritable[0] if unwritable else folder if mounted_ro else where
         return JournalWriteError(_(
             "{journal}: cannot be written ({which} is read-only: {error}). The journal is not "
             "damaged: give the user the companion runs as write access to the file and its "

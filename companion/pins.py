@@ -31,6 +31,7 @@ from dataclasses import dataclass, fields
 from pathlib import Path
 from typing import Any
 
+from companion import toml_text
 from companion.i18n import N_, _
 from companion.paths import config_dir
 
@@ -178,15 +179,26 @@ def load(path: str | os.PathLike[str] | None = None) -> PinMap:
     """Read and check the pin map file (see :func:`find_pin_file` for the default)."""
     file = Path(path) if path is not None else find_pin_file()
     try:
-        data = tomllib.loads(file.read_text(encoding="utf-8"))
+        data = tomllib.loads(toml_text.read(file))
     except FileNotFoundError:
         raise PinMapError(
             _("{path}: no such file. Fix: copy hardware/pins.toml there, or point "
               "COMPANION_PINS at the pin map.").format(path=file)
         ) from None
+    except toml_text.TextFileError as exc:  # a folder, a device, a huge file, not UTF-8
+        raise PinMapError(_("{path} (the pin map, a copy of hardware/pins.toml): {reason}")
+                          .format(path=file, reason=exc)) from None
     except tomllib.TOMLDecodeError as exc:
         raise PinMapError(_("{path}: not valid TOML ({reason}). Fix the line it names.").format(
             path=file, reason=exc)) from None
+    except RecursionError:
+        raise PinMapError(_("{path}: not valid TOML (nested too deeply). Fix the syntax.")
+                          .format(path=file)) from None
+    except (OSError, ValueError) as exc:  # no permission, a path the system refuses, ...
+        reason = exc.strerror if isinstance(exc, OSError) and exc.strerror else exc
+        raise PinMapError(_("{path}: cannot read the pin map ({reason}). Fix: make it a file "
+                            "the companion's user can read, or point COMPANION_PINS at "
+                            "one.").format(path=file, reason=reason)) from None
     return parse(data, source=str(file))
 
 
@@ -393,7 +405,7 @@ def _bcm(value: Any, key: str, fail) -> int:
     elif isinstance(value, str):
         text = value.strip().upper()
         for prefix in ("GPIO", "BCM"):
-            if text.startswith(prefix) and text[len(prefix) :].isdigit():
+            if text.startswith(prefix) and _digits(text[len(prefix) :]):
                 pin = int(text[len(prefix) :])
     if pin is None:
         raise fail(
@@ -418,7 +430,7 @@ def _gp(value: Any, key: str, fail) -> int:
         pin = value
     elif isinstance(value, str):
         text = value.strip().upper()
-        if text.startswith("GP") and text[2:].isdigit():
+        if text.startswith("GP") and _digits(text[2:]):
             pin = int(text[2:])
     if pin is None:
         raise fail(key, value, _('not a Pico GP number. Fix: write it as 16 or "GP16".'))
@@ -430,6 +442,12 @@ def _gp(value: Any, key: str, fail) -> int:
               "printed on the pinout, not the pin number.").format(pin=f"GP{pin}"),
         )
     return pin
+
+
+def _digits(text: str) -> bool:
+    """A pin number as written: ASCII digits only, and few (str.isdigit() also takes "²" and
+    "٣", which int() refuses or reads as another number)."""
+    return 0 < len(text) <= 6 and all("0" <= c <= "9" for c in text)
 
 
 def _free_pi(used: dict[int, str]) -> str:

@@ -5,7 +5,7 @@ from __future__ import annotations
 import argparse
 import time
 
-from companion.argtypes import seconds_within_a_day
+from companion.argtypes import seconds_within_a_day, whole_number
 from companion.i18n import _, ngettext
 from companion.link import lightproto as lp
 from companion.link.board import DEFAULT_PORT, LightBoard, colour_arg, status_text
@@ -42,7 +42,7 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
         "--steady",
         nargs="?",
         const=-1,
-        type=int,
+        type=whole_number(0, 255),
         metavar="LEVEL",
         help=_("steady white, LEVEL 0-255 (default: the board's)"),
     )
@@ -50,7 +50,9 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     base.add_argument("--turn", metavar="COLOUR", help=_("breathe a colour: rrggbb or a name"))
     p.add_argument("--effect", choices=lp.EFFECTS)
     p.add_argument("--colour", help=_("colour for --effect (default: the effect's own)"))
-    p.add_argument("--buzz", nargs=2, type=int, metavar=("HZ", "MS"))
+    p.add_argument("--buzz", nargs=2, action=_Buzz, metavar=("HZ", "MS"),
+                   help=_("a tone: HZ 20-20000, MS 1-5000 (ignored by a board without a "
+                          "buzzer)"))
     p.add_argument(
         "--watch",
         type=seconds_within_a_day,
@@ -60,6 +62,21 @@ def add_arguments(p: argparse.ArgumentParser) -> None:
     )
     p.add_argument("--timeout", type=seconds_within_a_day, default=5.0,
                    help=_("seconds to wait for the board"))
+
+
+class _Buzz(argparse.Action):
+    """``--buzz HZ MS``, each number checked against what the board takes (a usage error,
+    exit 2, before the board is opened)."""
+
+    def __call__(self, parser, namespace, values, option_string=None) -> None:
+        numbers = []
+        for what, text, lo, hi in zip(("HZ", "MS"), values, (20, 1), (20000, 5000),
+                                      strict=True):
+            try:
+                numbers.append(whole_number(lo, hi)(text))
+            except argparse.ArgumentTypeError as exc:
+                raise argparse.ArgumentError(self, f"{what} {exc}") from None
+        setattr(namespace, self.dest, numbers)
 
 
 def cmd_lights(args: argparse.Namespace) -> int:
@@ -82,16 +99,20 @@ def cmd_lights(args: argparse.Namespace) -> int:
         print(_("{port}: firmware {firmware}, protocol {protocol}, {leds} LEDs, features "
                 "{features}").format(port=args.port, firmware=info.firmware,
                                      protocol=info.protocol, leds=info.leds, features=features))
+        # Each call is False when the host side refuses it (a bad argument, logged why):
+        # a refused command, as one the board NAKs, ends with exit code 1.
+        sent = []
         if args.steady is not None:
-            board.steady(None if args.steady < 0 else args.steady)
+            sent.append(board.steady(None if args.steady < 0 else args.steady))
         elif args.off:
-            board.off()
+            sent.append(board.off())
         elif args.turn:
-            board.turn(args.turn)
+            sent.append(board.turn(args.turn))
         if args.effect:
-            board.effect(args.effect, args.colour)
+            sent.append(board.effect(args.effect, args.colour))
         if args.buzz:
-            board.buzz(*args.buzz)
+            sent.append(board.buzz(*args.buzz))
+        refused = sent.count(False)
         end = time.monotonic() + max(args.watch, 0.5)  # time for the ACKs to come back
         try:
             while (left := end - time.monotonic()) > 0:
@@ -100,7 +121,7 @@ def cmd_lights(args: argparse.Namespace) -> int:
                     print(_("key {key}").format(key=key.key), flush=True)
         except KeyboardInterrupt:
             pass
-        naks = board.stats["naks"] + board.stats["unacked"]
+        naks = board.stats["naks"] + board.stats["unacked"] + refused
         status = status_text(board.status)
         if naks:
             print(ngettext("{port}: {status}, {count} commands refused",
