@@ -246,18 +246,12 @@ def load_pack(path: str | Path, title: str | None = None) -> Pack:
 
 
 def _pack_text(raw: bytes, path: Path) -> str:
-    """A pack file's text: UTF-8, with or without a byte-order mark (Notepad writes one); other
-    bytes are refused naming the line (an editor shows lines, not byte offsets)."""
+    """A pack file's text (``toml_text.decode``: a byte-order mark dropped, other bytes than
+    UTF-8 refused naming the line)."""
     try:
-        return raw.decode("utf-8-sig")
-    except UnicodeDecodeError as exc:
-        done, start = bytes(exc.object), exc.start  # the bytes after any byte-order mark
-        line = done[:start].count(b"\n") + 1
-        begun = done.rfind(b"\n", 0, start) + 1
-        column = len(done[begun:start].decode("utf-8", "replace")) + 1
-        raise PackError(_("{path}: line {line}, column {column}: not UTF-8 text (byte "
-                          "{byte}); save the file as UTF-8 and try again").format(
-            path=path, line=line, column=column, byte=f"0x{done[start]:02x}")) from exc
+        return toml_text.decode(raw)
+    except toml_text.TextFileError as exc:
+        raise PackError(f"{path}: {exc}") from exc
 
 
 def demo_pack(title: str) -> Pack:
