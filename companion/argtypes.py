@@ -41,6 +41,20 @@ def _positive(text: str, unit: str) -> float:
     return value
 
 
+def seconds_or_zero(text: str) -> float:
+    """An argparse type: 0 (no limit) or a time in seconds above 0, finite."""
+    try:
+        if float(text) == 0.0:
+            return 0.0
+    except ValueError:
+        pass
+    try:
+        return _positive(text, _("seconds"))
+    except argparse.ArgumentTypeError:
+        raise argparse.ArgumentTypeError(_("{value}: give a number of seconds above 0, or 0 "
+                                           "for no limit").format(value=text)) from None
+
+
 def seconds_within_a_day(text: str) -> float:
     """An argparse type: a time in seconds a person waits for, 0 to a day (not inf or nan)."""
     try:
@@ -57,10 +71,10 @@ def whole_number(lo: int, hi: int):
     """An argparse type: a whole number from ``lo`` to ``hi``."""
 
     def number(text: str) -> int:
-        try:
-            value = int(text)
-        except ValueError:
-            value = lo - 1
+        digits = text.strip().removeprefix("-")
+        # ASCII digits only: int() also reads "1_000" and other scripts' digits ("٣")
+        value = int(text) if digits.isascii() and digits.isdigit() and len(digits) < 20 \
+            else lo - 1
         if not lo <= value <= hi:
             raise argparse.ArgumentTypeError(_("{value!r}: a whole number from {lo} to {hi}")
                                              .format(value=text, lo=lo, hi=hi))

@@ -18,6 +18,7 @@ from typing import Any
 
 from companion import config as configuration
 from companion import i18n
+from companion.argtypes import seconds_or_zero
 from companion.i18n import N_, _
 from companion.journal import Journal, JournalError, JournalWriteError, recover_unreadable
 from companion.paths import config_dir, state_dir
@@ -36,7 +37,7 @@ def register(commands, bench_commands) -> None:
     run.add_argument("--config", help=_("config file (default: {path})").format(
         path=configuration.default_path()))
     run.add_argument("--journal", help=_("journal file (default: the state directory's)"))
-    run.add_argument("--seconds", type=float, default=0,
+    run.add_argument("--seconds", type=seconds_or_zero, default=0,
                      help=_("stop after this many seconds (0: run until stopped)"))
     run.set_defaults(handler=cmd_run)
 

@@ -137,7 +137,13 @@ def test_numbers_a_command_cannot_use_are_usage_errors(tmp_path, capsys, compani
                         (["lights", "--port", "loop://", "--timeout", "inf"], "from 0 to 86400"),
                         (["lights", "--port", "loop://", "--watch", "nan"], "from 0 to 86400"),
                         (["bench", "table", "--soak-hours", "0"], "number of hours above 0"),
-                        (["bench", "vision-synthetic", "--width", "-5"], "from 64 to 8192")):
+                        (["bench", "vision-synthetic", "--width", "-5"], "from 64 to 8192"),
+                        # int() reads these too: only ASCII digits are a number here
+                        (["bench", "vision-synthetic", "--width", "1_000"], "from 64 to 8192"),
+                        (["bench", "vision-synthetic", "--width", "\u0663\u0660\u0660"],
+                         "from 64 to 8192"),
+                        (["run", "--seconds", "-1"], "above 0, or 0 for no limit"),
+                        (["run", "--seconds", "nan"], "above 0, or 0 for no limit")):
         with pytest.raises(SystemExit) as done:
             main(argv)
         assert done.value.code == 2 and words in capsys.readouterr().err, argv
