@@ -53,6 +53,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
+from companion.files import fsync_folder
 from companion.i18n import _
 
 log = logging.getLogger("companion.journal")
@@ -1357,7 +1358,7 @@ class Journal:
         except OSError:
             shutil.copy2(self.path, aside)
         os.replace(tmp, self.path)
-        _fsync_dir(Path(self.path).parent)
+        fsync_folder(Path(self.path).parent)
         self.db = self._connect()
         log.warning("%s", _("journal rebuilt: {what}; the damaged file is kept as {aside}").format(
             what="; ".join(done.lines()) or _("nothing lost"), aside=aside))
@@ -1632,7 +1633,7 @@ def write_backup(path: str | Path, backup: str | Path) -> BackupResult:
                                             "({error})").format(backup=backup, error=exc)) from exc
     finally:
         src.close()
-    _fsync_dir(backup.parent)
+    fsync_folder(backup.parent)
     return BackupResult(str(backup), written, time.perf_counter() - start)
 
 
@@ -1703,7 +1704,7 @@ def recover_unreadable(path: str | Path, backup: str | Path | None = None) -> tu
     for suffix in ("", "-wal", "-shm"):
         if Path(f"{p}{suffix}").exists():
             os.replace(f"{p}{suffix}", f"{aside}{suffix}")
-    _fsync_dir(p.parent)
+    fsync_folder(p.parent)
     source = open_source(backup) if backup.exists() else None
     if source is not None:
         try:
@@ -1729,19 +1730,6 @@ def _free_name(path: Path, when: str) -> Path:
         n += 1
         candidate = base.with_name(f"{path.stem}{DAMAGED_INFIX}{when}-{n}{path.suffix}")
     return candidate
-
-
-def _fsync_dir(folder: Path) -> None:
-    try:
-        fd = os.open(folder, os.O_RDONLY)
-    except OSError:
-        return
-    try:
-        os.fsync(fd)
-    except OSError:
-        pass
-    finally:
-        os.close(fd)
 
 
 class _Transaction:
