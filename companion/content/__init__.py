@@ -251,7 +251,7 @@ def _pack_text(raw: bytes, path: Path) -> str:
     try:
         return toml_text.decode(raw)
     except toml_text.TextFileError as exc:
-        raise PackError(f"{path}: {exc}") from exc
+        raise PackError(_("{path}: {reason}").format(path=path, reason=exc)) from exc
 
 
 def demo_pack(title: str) -> Pack:
