@@ -43,7 +43,14 @@ def register(commands, bench_commands) -> None:
 
     doctor = commands.add_parser(
         "doctor",
-        help=_("check camera, display, buttons, light board, disk, state and journal"))
+        help=_("check the config, camera, display, buttons, light board, disk, state, journal "
+               "and content pack"),
+        description=_("One line per part, PASS or FAIL and what to do about a failure: the "
+                      "config, the state directory (writable), the journal (every game's "
+                      "checksums, and the backup's), free disk space, the camera, the display, "
+                      "the buttons (the pin map), the light board, the config directory and the "
+                      "content pack (which titles and player counts it serves). Exit code 1 if "
+                      "any part fails."))
     doctor.add_argument("--config", help=_("config file"))
     doctor.add_argument("--journal", help=_("journal file (default: the state directory's)"))
     doctor.set_defaults(handler=cmd_doctor)
