@@ -25,7 +25,7 @@ from typing import Any
 
 from companion import titles
 from companion.buttons import BACK, CONFIRM, END, MENU, NEXT, PREV, REDO, UNDO
-from companion.i18n import N_, _
+from companion.i18n import N_, _, ngettext
 from companion.journal import JournalDamaged, JournalError
 from companion.match import Match, damage_choice
 from companion.titles.api import CHANCE, TERMINAL, Action, RuleError
@@ -205,6 +205,11 @@ class Session:
         self.table: TitleTable | None = None
         self.match: Match | None = None
         self._finished: Match | None = None  # the game that just ended: UNDO reopens it
+        # How many actions each CONFIRM recorded (a play and its draws, a whole deal), so that
+        # UNDO takes back what one press recorded and REDO puts it back; after a restart,
+        # unknown: one action at a time.
+        self._groups: list[int] = []
+        self._redo_groups: list[int] = []
         self.damaged: bool = False  # the damaged-journal menu waits for a choice
         self._choosing_players = False  # the players menu is up, chosen from the game menu
         self.write_error: JournalError | None = None  # the last action or new game: not recorded
@@ -238,6 +243,8 @@ class Session:
     # ------------------------------------------------------------------ the title in play
 
     def _set_match(self, match: Match | None) -> None:
+        if match is not self.match:
+            self._groups, self._redo_groups = [], []
         self.match = match
         self.table = None
         if match is not None:
@@ -381,9 +388,11 @@ class Session:
     def push(self, actions: list[Action]) -> Update:
         """Record ``actions`` in order (stopping at the first the rules refuse)."""
         effects: list[dict[str, Any]] = []
+        recorded = 0
         for action in actions:
             try:
                 effects.extend(self.match.push(action))
+                recorded += 1
             except RuleError as exc:
                 self.last_error = str(exc)
                 break
@@ -394,6 +403,9 @@ class Session:
                 self.write_error = exc
                 break
             self.write_error = None
+        if recorded:
+            self._groups.append(recorded)
+            self._redo_groups.clear()  # a new action ends the redo history
         self.menu = None
         return self.update(effects)
 
@@ -554,21 +566,32 @@ class Session:
                 return self.update([])
             self._finished, self._choosing_players = None, False
             self._set_match(finished)  # the game that ended goes on without its last action
+        count = self._groups.pop() if self._groups else 1
+        undone: list[Action] = []
         try:
-            action = self.match.undo()
+            while len(undone) < count and (action := self.match.undo()) is not None:
+                undone.append(action)
         except JournalDamaged as exc:
             return self._damaged(exc)
         except JournalError as exc:
             self.last_error = _("NOT RECORDED: {reason}").format(reason=exc)
             return self.update([])
-        if action is None and self._leave_empty_game():
+        finally:
+            if undone:
+                self._redo_groups.append(len(undone))
+        if not undone and self._leave_empty_game():
             return Update([{"kind": "undo", "text": _("UNDONE: {action}").format(
                 action=_("NEW GAME"))}], self.prompt())
-        if action is None:
+        if not undone:
             self.last_error = _("nothing to undo")
             return self.update([])
-        text = _("UNDONE: {action}").format(action=self.table.describe(action))
-        return Update([{"kind": "undo", "text": text}], self.prompt(), undone=action)
+        chosen = undone[-1]  # the first one recorded: what the player chose
+        text = _("UNDONE: {action}").format(action=self.table.describe(chosen))
+        if len(undone) > 1:
+            text = ngettext("{undone} (and {n} action with it)",
+                            "{undone} (and {n} actions with it)", len(undone) - 1).format(
+                undone=text, n=len(undone) - 1)
+        return Update([{"kind": "undo", "text": text}], self.prompt(), undone=chosen)
 
     def _last_finished(self) -> Match | None:
         """The journal's last game when it ended (a table restarted after the winning action):
@@ -600,6 +623,7 @@ class Session:
         self.menu = self._players_menu(title)
         self._choosing_players = self.fixed_title is None
         return True
+
     def _redo(self) -> Update:
         """Put back the last action UNDO took back (a new action since ends the redo history:
         then there is nothing to redo)."""
@@ -608,27 +632,42 @@ class Session:
         if self.match is None:
             self.last_error = _("nothing to redo: no game is in play")
             return self.update([])
-        before = self.match.state
+        count = self._redo_groups.pop() if self._redo_groups else 1
+        redone: list[Action] = []
+        effects: list[dict[str, Any]] = []
         try:
-            action = self.match.redo()
+            while len(redone) < count:
+                before = self.match.state
+                action = self.match.redo()
+                if action is None:
+                    break
+                redone.append(action)
+                try:  # what the action did the first time happens again: announce it again
+                    effects += self.match.engine.apply(before, action)[1]
+                except RuleError:
+                    pass
         except JournalDamaged as exc:
             return self._damaged(exc)
         except JournalError as exc:
             self.last_error = _("NOT RECORDED: {reason}").format(reason=exc)
             return self.update([])
-        if action is None:
+        finally:
+            if redone:
+                self._groups.append(len(redone))
+        if not redone:
             self.last_error = _("nothing to redo: REDO puts back what UNDO took back, until "
                                 "a new action is recorded")
             return self.update([])
         self.proposal = self.unknown = None
         self.menu = None
         self.table.reset()
-        try:  # what the action did the first time happens again: announce it again
-            _state, effects = self.match.engine.apply(before, action)
-        except RuleError:
-            effects = []
-        text = _("REDONE: {action}").format(action=self.table.describe(action))
-        return Update([{"kind": "redo", "text": text}, *effects], self.prompt(), redone=action)
+        text = _("REDONE: {action}").format(action=self.table.describe(redone[0]))
+        if len(redone) > 1:
+            text = ngettext("{redone} (and {n} action with it)",
+                            "{redone} (and {n} actions with it)", len(redone) - 1).format(
+                redone=text, n=len(redone) - 1)
+        return Update([{"kind": "redo", "text": text}, *effects], self.prompt(),
+                      redone=redone[0])
 
     # ------------------------------------------------------------------ a damaged journal
 

@@ -497,3 +497,27 @@ def test_a_rewind_asks_for_the_card_then_that_cards_target(journal):
     assert "A-2 then A-6" in prompt.options  # A-2 is altered: this restores it and A-6
     pick(session, "A-2 then A-6")
     assert actions(session)[-1] == {"type": "target", "player": "Ana", "event": "A-2"}
+
+
+def test_undo_takes_back_what_one_confirm_recorded_and_redo_puts_it_back(journal):
+    """The deal is one CONFIRM (a card at a time round the table, then the IDs): one UNDO
+    takes it all back, and one REDO puts it all back; a draw and DRAW INSTEAD alike."""
+    from companion.buttons import REDO
+
+    session = start(journal, keep=False)
+    dealt = list(actions(session))
+    assert len(dealt) > 1 and session.prompt().kind != "deal"
+    update = press(session, UNDO)
+    assert actions(session) == [] and session.prompt().kind == "deal"
+    assert update.effects[0]["text"] == (f"UNDONE: {session.table.describe(dealt[0])} (and "
+                                         f"{len(dealt) - 1} actions with it)")
+    update = press(session, REDO)
+    assert actions(session) == dealt and update.redone == dealt[0]
+    assert update.effects[0]["text"].endswith(f"(and {len(dealt) - 1} actions with it)")
+    pick(session, "ALL KEEP")
+    play_turn_start(session)
+    before = list(actions(session))
+    press(session, END, CONFIRM)  # DRAW INSTEAD and its draw: one CONFIRM, two actions
+    assert actions(session)[:len(before)] == before and len(actions(session)) == len(before) + 2
+    press(session, UNDO)
+    assert actions(session) == before and session.prompt().title == "ANA: PLAY"
