@@ -17,14 +17,18 @@ puts it back (redo).
 
 from __future__ import annotations
 
+import logging
 import os
 import queue
 import select
 import sys
 import time
+import warnings
 from typing import Any
 
 from companion.i18n import N_, _
+
+log = logging.getLogger("companion.buttons")
 
 CONFIRM, END, BACK, NEXT, PREV = "confirm", "end", "back", "next", "prev"
 UNDO, MENU, REDO = "undo", "menu", "redo"  # long presses of back, confirm and next
@@ -58,8 +62,12 @@ class GpioButtons:
         self._buttons = []
         for name in BUTTONS:
             try:
-                button = Button(pins[name], pull_up=True, bounce_time=bounce_s, hold_time=hold_s,
-                                pin_factory=pin_factory)
+                # gpiozero warns on stderr for each pin library it tries and lacks; said in the
+                # log instead (the reason a failure gives below names what is wrong)
+                with warnings.catch_warnings(record=True) as tried:
+                    warnings.simplefilter("always")
+                    button = Button(pins[name], pull_up=True, bounce_time=bounce_s,
+                                    hold_time=hold_s, pin_factory=pin_factory)
             except Exception as exc:  # gpiozero raises many kinds here (busy, no chip, bad pin)
                 self.close()
                 raise ButtonError(
@@ -67,6 +75,9 @@ class GpioButtons:
                       "(hardware/pins.toml) and that the user is in the gpio group.").format(
                         button=repr(name), pin=f"GPIO{pins[name]}", reason=exc)
                 ) from exc
+            finally:
+                for said in tried:
+                    log.info("gpiozero: %s", said.message)
             button.when_pressed = self._pressed_handler(name)
             button.when_held = self._held_handler(name)
             button.when_released = self._released_handler(name)

@@ -104,3 +104,22 @@ def test_keyboard_keys_become_presses():
                                     "r": ["redo"], "\x1b[D": ["prev"], "x": []}[key.decode()])
         os.close(write)
         keys.close()
+
+
+def test_gpiozeros_warnings_go_to_the_log_not_to_the_terminal(caplog, recwarn):
+    """Off a Pi gpiozero warns on stderr for every pin library it lacks before the failure
+    the doctor and the daemon say in one line: those warnings are logged instead."""
+    import logging
+    import warnings
+
+    class Warning_(MockFactory):
+        def pin(self, spec, **kwargs):
+            warnings.warn("Falling back from lgpio: No module named 'lgpio'", RuntimeWarning,
+                          stacklevel=2)
+            return super().pin(spec, **kwargs)
+
+    with caplog.at_level(logging.INFO, logger="companion.buttons"):
+        buttons = GpioButtons(PINS, pin_factory=Warning_())
+        buttons.close()
+    assert not [w for w in recwarn if "Falling back" in str(w.message)]
+    assert "gpiozero: Falling back from lgpio" in caplog.text
