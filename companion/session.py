@@ -311,6 +311,8 @@ class Session:
         if menu is None or not menu.labels:
             return self._not_now(name)
         if name in (NEXT, PREV):
+            if len(menu.labels) == 1:  # nothing to move to: said, never silently nothing
+                return self._not_now(name)
             step = 1 if name == NEXT else -1
             menu.selected = (menu.selected + step) % len(menu.labels)
             self.proposal = None
@@ -346,6 +348,9 @@ class Session:
             return _("{button}: not now; choose with NEXT/PREV, then CONFIRM").format(
                 button=button)
         menu = self.table.menu()
+        if menu is not None and len(menu.labels) == 1:
+            return _("{button}: not now; one choice here: CONFIRM {choice}").format(
+                button=button, choice=menu.labels[0])
         if menu is not None and menu.labels:
             return _("{button}: not now; choose with NEXT/PREV, then CONFIRM").format(
                 button=button)

@@ -521,3 +521,14 @@ def test_undo_takes_back_what_one_confirm_recorded_and_redo_puts_it_back(journal
     assert actions(session)[:len(before)] == before and len(actions(session)) == len(before) + 2
     press(session, UNDO)
     assert actions(session) == before and session.prompt().title == "ANA: PLAY"
+
+
+def test_next_and_end_in_a_menu_of_one_choice_say_confirm_goes_on(journal):
+    session = start(journal)
+    prompt = session.prompt()
+    assert prompt.kind == "draw" and len(prompt.options) == 1
+    for name, button in ((NEXT, "NEXT"), (PREV, "PREV"), (END, "END TURN")):
+        update = press(session, name)
+        assert update.error == (f"{button}: not now; one choice here: CONFIRM "
+                                f"{prompt.options[0]}")
+        assert update.prompt == prompt  # nothing moved, nothing recorded
