@@ -93,6 +93,12 @@ class TimelineTable(TitleTable):
             # A long press while a card is pending: someone raises a Memo.
             self.session.menu = None
             return self._choose("raise", True)
+        if name == MENU and step != "respond":
+            # Not a CONFIRM: a player holding it to raise a Memo too early would otherwise
+            # choose for the player whose menu is up.
+            self.session.last_error = _("long CONFIRM raises a Memo only while a card is "
+                                        "pending; CONFIRM chooses")
+            return self.session.update([])
         if name == END and step == "play":
             # END TURN selects the second draw option; CONFIRM records it.
             current = self.session.menu

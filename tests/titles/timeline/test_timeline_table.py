@@ -532,3 +532,17 @@ def test_next_and_end_in_a_menu_of_one_choice_say_confirm_goes_on(journal):
         assert update.error == (f"{button}: not now; one choice here: CONFIRM "
                                 f"{prompt.options[0]}")
         assert update.prompt == prompt  # nothing moved, nothing recorded
+
+
+def test_a_long_press_outside_a_memo_window_chooses_nothing_and_says_why(journal):
+    """Ben holds CONFIRM to raise a Memo while Ana is still choosing her target: nothing is
+    recorded for Ana (a long press was a CONFIRM of the selected Linchpin)."""
+    session = start(journal)
+    play_turn_start(session)
+    pick(session, "Time Machine")
+    pick(session, "Tm")
+    before, prompt = list(actions(session)), session.prompt()
+    update = press(session, MENU)
+    assert update.error == "long CONFIRM raises a Memo only while a card is pending; CONFIRM " \
+                           "chooses"
+    assert actions(session) == before and update.prompt == prompt
