@@ -708,9 +708,9 @@ class Session:
             return Prompt("menu", self.menu.title, options=self.menu.labels,
                           selected=self.menu.selected)
         if self.match.actor() == TERMINAL:
-            winners = ", ".join(self.match.engine.winners(self.match.state)) or _("nobody")
-            return Prompt("over", _("{winners} WINS!").format(winners=winners),
-                          [_("CONFIRM: new game")])
+            winners = ", ".join(self.match.engine.winners(self.match.state))
+            said = _("{winners} WINS!").format(winners=winners) if winners else _("GAME OVER")
+            return Prompt("over", said, [_("CONFIRM: new game")])  # (lost together: no winner)
         if self.unknown is not None:
             first = self._first_unsure() or 0
             faces = list(self.table.choices(self.unknown[first]))

@@ -662,8 +662,8 @@ def _need_play(state: State, what: str) -> None:
     if state.phase != "play":
         raise RuleError(_("cannot {what} now").format(what=what))
     if state.challenge is not None:
-        raise RuleError(_("cannot {what} during a challenge: finish the roll first (RESOLVE, or "
-                          "CANCEL before rolling)").format(what=what))
+        raise RuleError(_("cannot {what} during a challenge: finish it first (RESOLVE the "
+                          "roll, or CALL OFF before READY)").format(what=what))
 
 
 def _end_move(state: State, effects: list[Effect]) -> None:

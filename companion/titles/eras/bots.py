@@ -25,6 +25,10 @@ from companion.sim import SeatBots
 from companion.titles.api import CHANCE, Action
 from companion.titles.eras import rules as eras
 
+# The seats at the simulated table: names no role of this game carries (a seat called Marty
+# taking the role of Doc read "MARTY / DOC" on the panel).
+SEAT_NAMES = ("Ana", "Ben", "Cleo", "Dev", "Eli", "Fay")
+
 
 def bot(rules: Any, state: eras.State, rng: random.Random) -> Action:
     """The action this player takes now (one of ``rules.legal_actions(state)``)."""

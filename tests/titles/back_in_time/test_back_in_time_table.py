@@ -486,3 +486,19 @@ def test_the_refusals_the_title_page_quotes_are_the_tables_own(journal):
     session.press("confirm")
     message = session.dice(["courage:wild", "love:biff"]).error
     assert f"`{message}`" in doc
+
+
+def test_a_lost_game_is_said_game_over_not_nobody_wins():
+    """Lost together, nobody wins: the prompt in words (the terminal, the log) says GAME OVER
+    as the panel's GAME LOST does, never "nobody WINS!"."""
+    from bit_table import END, arrange, run, table
+    from test_back_in_time_setup import tracker_pack
+
+    session = table_session(Journal(":memory:"))
+    lost, _effects = run(arrange(table(2, content=tracker_pack(["love", "move"])), photos=1),
+                         END)
+    assert lost.result == "lost" and rules.winners(lost) == []
+    session.match.state = lost  # the game as the tracker's last photo leaves it
+    prompt = session.prompt()
+    assert (prompt.kind, prompt.title, prompt.lines) == ("over", "GAME OVER",
+                                                         ["CONFIRM: new game"])
