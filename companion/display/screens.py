@@ -662,7 +662,8 @@ def menu(title: str, items: Sequence[str], selected: int = 0) -> Image.Image:
     return p.image
 
 
-MENU_SIZES = (MEDIUM, SMALL, 9, 8)  # a menu item's words, smaller only when they need it
+MENU_SIZES = (MEDIUM, SMALL, 9)  # a menu item's words, smaller only when they need it (8 px
+# letters are 5 px capitals: a blur at arm's length, shortened at SMALL instead)
 
 
 def ink(text: str, size: int, bold: bool = False) -> tuple[int, int]:
