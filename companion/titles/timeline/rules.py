@@ -588,6 +588,8 @@ def _why_not(state: State, p: Player, card: dict[str, Any], response: bool = Fal
             card=name, player=state.previous
         )
     kind = state.content.target[card["id"]]
+    if kind == "pick" and card["replay"] != "discard" and state.deck == 0:
+        return _("{card}: the draw pile is empty").format(card=name)
     if kind and not _target_options(state, p, card, first=True):
         return {
             "event": _("{card}: there is no Linchpin it may flip"),

@@ -485,6 +485,10 @@ def test_quick_trip_plays_a_card_from_the_draw_pile():
     )
     state, _ = do(state, PASS)
     assert state.player("Ana").items == ("almanac",) and state.deck == deck - 1
+    data = tl.to_json(make_table(hands={"Ana": ["quick-trip"]}))
+    data["deck"] = 0
+    with pytest.raises(RuleError, match="Quick Trip: the draw pile is empty$"):
+        tl.apply(tl.from_json(data), play("Ana", "quick-trip"))
 
 
 def test_only_the_almanac_holder_may_change_b2():
