@@ -474,7 +474,9 @@ class Session:
                 return self._title_menu()
         labels = [f"{n}: {' '.join(self.players[:n])}" for n in counts]
         # Everyone at the table plays, unless they say otherwise: the most players first.
-        return Menu(_("{title}: PLAYERS").format(title=facts.name), labels,
+        # the short name when the title has one: "Back to the Future: The Card Game: PLAYERS"
+        # was cut on the panel
+        return Menu(_("{title}: PLAYERS").format(title=facts.plate or facts.name), labels,
                     [lambda n=n: self._start(title, n) for n in counts],
                     selected=max(0, len(counts) - 1))
 

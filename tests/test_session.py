@@ -454,3 +454,17 @@ def test_a_clear_reading_while_the_face_picker_is_up_replaces_it():
     assert update.prompt.kind == "propose" and update.prompt.title == "ROLL: flux 2 3 88 5 5"
     press(session, "confirm")
     assert journal.actions(session.match.game)[-1]["dice"] == ["flux", "2", "3", "88", "5", "5"]
+
+
+def test_the_players_menu_is_titled_with_the_short_name_that_fits_the_panel():
+    from companion.content import demo_pack
+    from companion.display.draw import text_boxes
+    from companion.display.screens import menu
+
+    for title, expected in (("timeline", "CARD GAME: PLAYERS"), ("eras", "1955-2015: PLAYERS"),
+                            ("outatime", "OUTATIME: PLAYERS")):
+        session = Session(Journal(":memory:"), ["Ana", "Ben", "Cy"], demo_pack, title=title)
+        prompt = session.prompt()
+        assert prompt.title == expected
+        shown = [text for text, _box in text_boxes(menu(prompt.title, prompt.options))]
+        assert shown[0] == expected  # whole, not "Back to the Future: The Car."
