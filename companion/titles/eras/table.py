@@ -205,13 +205,16 @@ class ErasTable(TitleTable):
         p = state.current
         legal = rules.legal_actions(state)
         title = _("{player} - {era}").format(player=p.name.upper(), era=state.delorean)
-        items = [Item(_("PLAY A CARD"), items=self._play_eras(state, p),
-                      title=_("PLAY INTO?"), start=rules.ERAS.index(state.delorean))]
+        # after a clock tower token no card or event may follow (a public fact): not offered
+        clock_taken = bool(state.turn["clock"])
+        items = [] if clock_taken else [
+            Item(_("PLAY A CARD"), items=self._play_eras(state, p), title=_("PLAY INTO?"),
+                 start=rules.ERAS.index(state.delorean))]
         events = [Item(_("{era}: {event} ({role})").format(
             era=era, event=rules.event_name(state, e),
             role=rules.role_name(state.events[e]["role"])), {"type": "complete", "event": e})
             for era, e in state.top.items() if e]
-        if events:
+        if events and not clock_taken:
             items.append(Item(_("COMPLETE AN EVENT"), items=events,
                               title=_("WHICH EVENT?")))
         free = p.role == "doc" and not state.turn["doc"]

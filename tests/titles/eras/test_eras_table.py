@@ -403,3 +403,15 @@ def test_draw_2_keep_1_asks_for_the_card_given_back(journal):
     pick(session, "P1 T2 VP1")
     assert recorded(session)[-1] == {"type": "keep", "discard": ["jennifer-any-2"]}
     assert session.match.state.player("Ana").unseen == 6
+
+
+def test_after_a_clock_token_the_menu_offers_no_card_or_event():
+    """"No card or event may follow it": a public fact, so the menu does not offer them only
+    to refuse them at the last step."""
+    session = at(Journal(":memory:"), EVENTS + deals("Ana", "Ben") + roles("marty", "doc"))
+    assert {"PLAY A CARD", "COMPLETE AN EVENT"} <= set(session.prompt().options)
+    session = at(Journal(":memory:"),
+                 EVENTS + deals("Ana", "Ben") + roles("marty", "doc") + [{"type": "clock"}])
+    options = session.prompt().options
+    assert "PLAY A CARD" not in options and "COMPLETE AN EVENT" not in options
+    assert "MOVE THE DELOREAN" in options and "END TURN" in options
