@@ -490,7 +490,8 @@ def announce(view: dict[str, Any], effects: Sequence[Effect], i: int
     if kind == "reroll":
         dice = (view.get("challenge") or {}).get("dice", [])
         names = [word(dice[i]["colour"]) for i in e.get("dice", []) if i < len(dice)]
-        return "reroll", _("REROLL"), [", ".join(names), _("roll them again")]
+        return "reroll", _("REROLL"), [", ".join(names), ngettext(
+            "roll it again", "roll them again", len(names))]
     if kind == "modify":
         mod = e.get("modifier", "")
         return "modify", _(MODIFIER_WORDS[mod]) if mod in MODIFIER_WORDS else _("MODIFY"), \

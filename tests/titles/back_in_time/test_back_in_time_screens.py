@@ -179,3 +179,11 @@ def test_the_game_over_prompt_says_what_to_press():
         assert all(box[3] <= hint[1] for text, box in boxes if text != "CONFIRM: new game")
         for _text, (x0, y0, x1, y1) in boxes:
             assert 0 <= x0 and 0 <= y0 and x1 <= image.width and y1 <= image.height
+
+
+def test_a_reroll_says_it_or_them_by_the_dice_rolled_again():
+    view = {"challenge": {"dice": [{"colour": "courage"}, {"colour": "love"}]}}
+    one = screens.named_screens_for(view, [{"kind": "reroll", "text": "", "dice": [0]}])
+    two = screens.named_screens_for(view, [{"kind": "reroll", "text": "", "dice": [0, 1]}])
+    assert words([one[0][1]])[-1] == "roll it again"
+    assert words([two[0][1]])[-1] == "roll them again"
