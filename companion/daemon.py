@@ -418,6 +418,17 @@ def cmd_run(args) -> int:
 
 def cmd_doctor(args) -> int:
     """One line per part: PASS or FAIL, and what to do about a failure."""
+    # The parts' own log lines (the light board's "disconnected") would say again, before
+    # the table, what its FAIL line says: the table alone speaks here.
+    quiet = logging.NullHandler()
+    logging.getLogger("companion").addHandler(quiet)
+    try:
+        return _doctor(args)
+    finally:
+        logging.getLogger("companion").removeHandler(quiet)
+
+
+def _doctor(args) -> int:
     results: list[tuple[bool, str, str]] = []
 
     def check(name: str, func) -> None:

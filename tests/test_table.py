@@ -297,6 +297,12 @@ def test_doctor_says_pass_or_fail_for_each_part_and_what_to_do(tmp_path, capsys,
     assert lines["display"].startswith("FAIL") and "i2c" in lines["display"].lower()
     assert "FAIL  light board" in out and "firmware/README.md" in out
     assert "PASS  state directory" in out
+    # run as a maker runs it: the table alone, no log line saying a FAIL again before it
+    done = subprocess.run([sys.executable, "-m", "companion", "doctor", "--config", str(bad)],
+                          capture_output=True, text=True, timeout=120,
+                          env={**os.environ, "COMPANION_HOME": str(tmp_path)})
+    assert done.returncode == 1 and "FAIL  light board" in done.stdout
+    assert "disconnected" not in done.stderr, done.stderr
 
 
 def test_a_restarted_table_says_which_game_it_took_up_and_its_last_action(tmp_path):
