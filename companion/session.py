@@ -593,11 +593,8 @@ class Session:
             self.last_error = _("nothing to undo")
             return self.update([])
         chosen = undone[-1]  # the first one recorded: what the player chose
-        text = _("UNDONE: {action}").format(action=self.table.describe(chosen))
-        if len(undone) > 1:
-            text = ngettext("{undone} (and {n} action with it)",
-                            "{undone} (and {n} actions with it)", len(undone) - 1).format(
-                undone=text, n=len(undone) - 1)
+        text = _with_it(_("UNDONE: {action}").format(action=self.table.describe(chosen)),
+                        len(undone) - 1)
         return Update([{"kind": "undo", "text": text}], self.prompt(), undone=chosen)
 
     def _last_finished(self) -> Match | None:
@@ -668,11 +665,8 @@ class Session:
         self.proposal = self.unknown = None
         self.menu = None
         self.table.reset()
-        text = _("REDONE: {action}").format(action=self.table.describe(redone[0]))
-        if len(redone) > 1:
-            text = ngettext("{redone} (and {n} action with it)",
-                            "{redone} (and {n} actions with it)", len(redone) - 1).format(
-                redone=text, n=len(redone) - 1)
+        text = _with_it(_("REDONE: {action}").format(action=self.table.describe(redone[0])),
+                        len(redone) - 1)
         return Update([{"kind": "redo", "text": text}, *effects], self.prompt(),
                       redone=redone[0])
 
@@ -731,6 +725,14 @@ class Session:
 # Translators: the names of the buttons as printed on them.
 BUTTON_NAMES = {CONFIRM: N_("CONFIRM"), END: N_("END TURN"), BACK: N_("BACK"), NEXT: N_("NEXT"),
                 PREV: N_("PREV"), MENU: N_("long CONFIRM"), UNDO: N_("UNDO"), REDO: N_("REDO")}
+
+
+def _with_it(said: str, more: int) -> str:
+    """``said`` of the action a press chose, with the ``more`` it recorded beside it."""
+    if not more:
+        return said
+    return ngettext("{said} (and {n} action with it)", "{said} (and {n} actions with it)",
+                    more).format(said=said, n=more)
 
 
 def press_name(name: str) -> str:
